@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make          the slabbench program and the guest agent (build/)
+#   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
+#   make demo     install what is missing, build the SLAB and SLUB guests,
+#                 run the quick workload on both and print the key figures
+#   make deps     install the Debian packages slabbench needs
+#   make check    checkpatch on kmod/ and vm/patches/
+
+VERSION := 0.1
+CC ?= cc
+BUILD := build
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LIBS := -lcjson -lm
+
+CLI_LIB := cli/util.c cli/frames.c cli/workload.c cli/stats.c cli/results.c \
+	cli/vm.c cli/guest.c
+CLI_CMDS := $(wildcard cli/cmd_*.c)
+CLI_HDRS := $(wildcard cli/*.h)
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+
+all: $(BUILD)/slabbench $(BUILD)/slabbench-agent
+
+$(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(LIBS)
+
+# The guest has no libraries: the agent is static.
+$(BUILD)/slabbench-agent: cli/agent.c Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -static -o $@ cli/agent.c
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)
+
+test: all $(UNIT_TESTS)
+	tests/run.sh $(UNIT_TESTS)
+
+deps:
+	vm/install-deps.sh
+
+demo: deps
+	$(MAKE) all
+	vm/demo.sh
+
+check:
+	vm/checkpatch.sh
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all test deps demo check clean

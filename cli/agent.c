@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench-agent: /init of the guest. It mounts what the module needs,
+ * loads slabbench.ko, carries out the plan the host put into the initramfs
+ * and sends everything back as frames on a virtio-serial port of its own,
+ * so that results never depend on what the console happened to print.
+ *
+ * Plan lines (/slabbench/plan):
+ *   run SPEC           write SPEC to debugfs slabbench/run, send the result
+ *   file NAME PATH     send the contents of PATH (kind "missing" if absent)
+ *   write PATH VALUE   write VALUE to PATH (e.g. /proc/sys/vm/stat_refresh)
+ *   cmd NAME ARGV...   run ARGV (no shell), send its standard output
+ * Frames: "@SB KIND NAME LENGTH\n" then LENGTH bytes then "\n". KIND is
+ * ready, result, error, file, missing, cmd or done; see cli/frames.h.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PORT_NAME "org.slabbench.results"
+#define PLAN_PATH "/slabbench/plan"
+#define MODULE_PATH "/lib/modules/slabbench.ko"
+#define RUN_PATH "/sys/kernel/debug/slabbench/run"
+#define MAX_OUTPUT (16 << 20)
+
+static int port = -1;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("slabbench-agent: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void send_frame(const char *kind, const char *name, const char *data,
+		       size_t len)
+{
+	char head[256];
+	int n = snprintf(head, sizeof(head), "@SB %s %s %zu\n", kind, name, len);
+
+	if (write_all(port, head, n) || write_all(port, data, len) ||
+	    write_all(port, "\n", 1))
+		say("lost a frame on the results port: %s", strerror(errno));
+}
+
+static char *read_fd(int fd, size_t *len)
+{
+	size_t cap = 65536, used = 0;
+	char *buf = malloc(cap + 1);
+	ssize_t n;
+
+	while (buf) {
+		if (used == cap) {
+			char *bigger = cap < MAX_OUTPUT ? realloc(buf, 2 * cap + 1) : NULL;
+
+			if (!bigger) {
+				free(buf);
+				return NULL;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	if (buf) {
+		buf[used] = '\0';
+		*len = used;
+	}
+	return buf;
+}
+
+static int send_file(const char *name, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len;
+	char *buf;
+
+	if (fd < 0 && errno == ENOENT) {
+		/* Not every allocator has every file (SLOB: no slabinfo). */
+		send_frame("missing", name, "", 0);
+		return 0;
+	}
+	if (fd < 0) {
+		say("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = read_fd(fd, &len);
+	close(fd);
+	if (!buf)
+		return -1;
+	send_frame("file", name, buf, len);
+	free(buf);
+	return 0;
+}
+
+static int send_cmd(const char *name, char **argv)
+{
+	int pipefd[2], status;
+	size_t len = 0;
+	char *buf;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	buf = read_fd(pipefd[0], &len);
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		say("%s: command %s failed", name, argv[0]);
+		free(buf);
+		return -1;
+	}
+	send_frame("cmd", name, buf, len);
+	free(buf);
+	return 0;
+}
+
+static int write_value(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int ret = -1;
+
+	if (fd >= 0) {
+		ret = write_all(fd, value, strlen(value));
+		close(fd);
+	}
+	if (ret)
+		say("write %s: %s", path, strerror(errno));
+	return ret;
+}
+
+static int run_spec(const char *index, const char *spec)
+{
+	int fd = open(RUN_PATH, O_RDWR | O_CLOEXEC);
+	size_t len = 0;
+	char *buf;
+	int err = 0;
+
+	if (fd < 0) {
+		say("%s: %s", RUN_PATH, strerror(errno));
+		return -1;
+	}
+	say("run %s", spec);
+	if (write(fd, spec, strlen(spec)) < 0)
+		err = errno;
+	buf = read_fd(fd, &len);
+	close(fd);
+	if (err) {
+		/* The module leaves its reason in the buffer of this open file. */
+		char fallback[128];
+
+		if (!buf || !len) {
+			free(buf);
+			len = snprintf(fallback, sizeof(fallback),
+				       "{\"error\":\"%s\",\"errno\":%d}\n",
+				       strerror(err), err);
+			buf = strdup(fallback);
+		}
+		if (buf)
+			send_frame("error", index, buf, len);
+		free(buf);
+		return -1;
+	}
+	if (!buf)
+		return -1;
+	send_frame("result", index, buf, len);
+	free(buf);
+	return 0;
+}
+
+/* devtmpfs creates the port's node asynchronously; wait for it a while. */
+static int open_port(void)
+{
+	char path[300], name[64];
+	struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int tries, fd;
+
+	for (tries = 0; tries < 500; tries++) {
+		DIR *d = opendir("/sys/class/virtio-ports");
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+				 e->d_name);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				continue;
+			ssize_t n = read(fd, name, sizeof(name) - 1);
+
+			close(fd);
+			if (n <= 0)
+				continue;
+			name[n] = '\0';
+			name[strcspn(name, "\n")] = '\0';
+			if (strcmp(name, PORT_NAME))
+				continue;
+			snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd >= 0) {
+				closedir(d);
+				return fd;
+			}
+		}
+		if (d)
+			closedir(d);
+		nanosleep(&pause, NULL);
+	}
+	return -1;
+}
+
+static void mount_or_say(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		say("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static int load_module(void)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0) {
+		say("%s: %s", MODULE_PATH, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	if (ret)
+		say("loading %s: %s", MODULE_PATH, strerror(errno));
+	return ret;
+}
+
+/* Splits a line into at most max-1 words, NULL-terminated. */
+static int split(char *line, char **argv, int max)
+{
+	int n = 0;
+	char *tok;
+
+	while (n < max - 1 && (tok = strsep(&line, " \t")))
+		if (*tok)
+			argv[n++] = tok;
+	argv[n] = NULL;
+	return n;
+}
+
+static int run_plan(void)
+{
+	FILE *plan = fopen(PLAN_PATH, "re");
+	char *line = NULL, *argv[64], index[16];
+	unsigned int nr_run = 0, lineno = 0;
+	size_t cap = 0;
+	ssize_t len;
+	int ret = 0;
+
+	if (!plan) {
+		say("%s: %s", PLAN_PATH, strerror(errno));
+		return -1;
+	}
+	while (!ret && (len = getline(&line, &cap, plan)) >= 0) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "run ", 4)) {
+			snprintf(index, sizeof(index), "%u", nr_run++);
+			ret = run_spec(index, line + 4);
+		} else if (!strncmp(line, "file ", 5)) {
+			if (split(line + 5, argv, 64) != 2)
+				goto bad;
+			ret = send_file(argv[0], argv[1]);
+		} else if (!strncmp(line, "write ", 6)) {
+			if (split(line + 6, argv, 64) != 2)
+				goto bad;
+			ret = write_value(argv[0], argv[1]);
+		} else if (!strncmp(line, "cmd ", 4)) {
+			if (split(line + 4, argv, 64) < 2)
+				goto bad;
+			ret = send_cmd(argv[0], argv + 1);
+		} else if (line[0]) {
+			goto bad;
+		}
+	}
+	free(line);
+	fclose(plan);
+	return ret;
+bad:
+	say("%s:%u: cannot parse '%s'", PLAN_PATH, lineno, line);
+	free(line);
+	fclose(plan);
+	return -1;
+}
+
+int main(void)
+{
+	char status[48];
+	struct timespec now;
+	int ret;
+
+	mount_or_say("proc", "/proc", "proc");
+	mount_or_say("sysfs", "/sys", "sysfs");
+	mount_or_say("devtmpfs", "/dev", "devtmpfs");
+	mount_or_say("debugfs", "/sys/kernel/debug", "debugfs");
+	mount_or_say("tmpfs", "/tmp", "tmpfs");
+
+	port = open_port();
+	if (port < 0) {
+		say("no virtio-serial port named %s", PORT_NAME);
+		reboot(RB_AUTOBOOT);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	snprintf(status, sizeof(status), "%ld.%03ld", (long)now.tv_sec,
+		 now.tv_nsec / 1000000);
+	send_frame("ready", "uptime", status, strlen(status));
+
+	ret = load_module();
+	if (!ret)
+		ret = run_plan();
+	snprintf(status, sizeof(status), "%d", ret ? 1 : 0);
+	send_frame("done", "status", status, strlen(status));
+	fsync(port);
+	close(port);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

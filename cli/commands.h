@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The subcommands, one file each (cmd_NAME.c), dispatched from slabbench.c. */
+#ifndef SLABBENCH_COMMANDS_H
+#define SLABBENCH_COMMANDS_H
+
+/* argv[0] is the subcommand's name; returns the exit status. */
+int cmd_run(int argc, char **argv);
+
+#endif

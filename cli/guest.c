@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "guest.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool variant_known(const char *variant, char **known)
+{
+	char *path = xasprintf("%s/vm/variants", slabbench_home());
+	char *text = read_file(path, NULL), *line, *save = NULL, name[64];
+	size_t klen = 0;
+	bool found = false;
+
+	*known = xstrdup("");
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
+			continue;
+		if (!strcmp(name, variant))
+			found = true;
+		*known = xrealloc(*known, klen + strlen(name) + 3);
+		klen += sprintf(*known + klen, "%s%s", klen ? ", " : "", name);
+	}
+	free(text);
+	free(path);
+	return found;
+}
+
+static char *kv_get(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			const char *v = p + klen + 1;
+
+			return strndup(v, strcspn(v, "\n"));
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+int guest_prepare(const char *variant, struct guest *g)
+{
+	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
+	char *agent = xasprintf("%s/build/slabbench-agent", slabbench_home());
+	char *argv[] = { "bash", script, "build", (char *)variant, agent, NULL };
+	char *out = NULL;
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	ret = run_capture(argv, &out, NULL);
+	free(script);
+	free(agent);
+	if (ret) {
+		free(out);
+		return error("%s guest: building it failed (see above)", variant);
+	}
+	g->variant = xstrdup(variant);
+	g->tree = kv_get(out, "tree");
+	g->hash = kv_get(out, "hash");
+	g->dir = kv_get(out, "dir");
+	g->bzimage = kv_get(out, "bzimage");
+	g->initramfs = kv_get(out, "initramfs");
+	g->gen_init_cpio = kv_get(out, "gen_init_cpio");
+	g->release = kv_get(out, "release");
+	g->alloc_config = kv_get(out, "alloc_config");
+	g->common_config = kv_get(out, "common_config");
+	free(out);
+	if (!g->tree || !g->hash || !g->bzimage || !g->initramfs ||
+	    !g->gen_init_cpio || !g->release || !g->alloc_config ||
+	    !g->common_config) {
+		guest_free(g);
+		return error("%s guest: vm/kernel.sh did not report every path", variant);
+	}
+	return 0;
+}
+
+void guest_free(struct guest *g)
+{
+	free(g->variant);
+	free(g->tree);
+	free(g->hash);
+	free(g->dir);
+	free(g->bzimage);
+	free(g->initramfs);
+	free(g->gen_init_cpio);
+	free(g->release);
+	free(g->alloc_config);
+	free(g->common_config);
+	memset(g, 0, sizeof(*g));
+}
+
+static int append_file(FILE *to, const char *path)
+{
+	FILE *from = fopen(path, "rb");
+	char buf[65536];
+	size_t n;
+
+	if (!from)
+		return error("%s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			break;
+	n = ferror(from) || ferror(to);
+	fclose(from);
+	return n ? error("copying %s: %s", path, strerror(errno)) : 0;
+}
+
+int guest_initrd(const struct guest *g, const char *plan, const char *dir,
+		 char **initrd)
+{
+	char *plan_path = xasprintf("%s/plan", dir);
+	char *list_path = xasprintf("%s/run.list", dir);
+	char *list = xasprintf("dir /slabbench 0755 0 0\nfile /slabbench/plan %s 0644 0 0\n",
+			       plan_path);
+	char *argv[] = { g->gen_init_cpio, list_path, NULL };
+	char *cpio = NULL;
+	size_t cpio_len;
+	FILE *f = NULL;
+	int ret = -1;
+
+	*initrd = xasprintf("%s/initrd.cpio", dir);
+	if (write_file_atomic(plan_path, plan, strlen(plan)) ||
+	    write_file_atomic(list_path, list, strlen(list)))
+		goto out;
+	if (run_capture(argv, &cpio, &cpio_len)) {
+		error("%s: gen_init_cpio failed", list_path);
+		goto out;
+	}
+	f = fopen(*initrd, "wb");
+	if (!f) {
+		error("%s: %s", *initrd, strerror(errno));
+		goto out;
+	}
+	/* The kernel unpacks concatenated newc archives in order. */
+	if (append_file(f, g->initramfs))
+		goto out;
+	if (fwrite(cpio, 1, cpio_len, f) != cpio_len) {
+		error("%s: %s", *initrd, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (f && fclose(f) && !ret)
+		ret = error("%s: %s", *initrd, strerror(errno));
+	free(cpio);
+	free(plan_path);
+	free(list_path);
+	free(list);
+	return ret;
+}

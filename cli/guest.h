@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Guest kernels (built by vm/kernel.sh) and the initramfs of one run. */
+#ifndef SLABBENCH_GUEST_H
+#define SLABBENCH_GUEST_H
+
+#include <stdbool.h>
+
+struct guest {
+	char *variant;
+	char *tree;
+	char *hash;		/* of the kernel's inputs */
+	char *dir;
+	char *bzimage;
+	char *initramfs;	/* base: agent, busybox, module */
+	char *gen_init_cpio;
+	char *release;
+	char *alloc_config;	/* the .config lines that pick the allocator */
+	char *common_config;	/* all the other lines */
+};
+
+/* Whether vm/variants names @variant; lists the known ones otherwise. */
+bool variant_known(const char *variant, char **known);
+/* Builds what is missing (progress on a terminal) and fills @g. */
+int guest_prepare(const char *variant, struct guest *g);
+void guest_free(struct guest *g);
+/*
+ * Writes @plan into a small archive of its own and appends it to the base
+ * initramfs as @dir/initrd.cpio: per-run inputs never rebuild the base.
+ */
+int guest_initrd(const struct guest *g, const char *plan, const char *dir,
+		 char **initrd);
+
+#endif

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "results.h"
+#include "frames.h"
+#include "stats.h"
+#include "util.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cJSON *meminfo_parse(const char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+	const char *line = text;
+
+	while (line && *line) {
+		char key[64];
+		double v;
+
+		if (sscanf(line, "%63[^:]: %lf", key, &v) == 2)
+			cJSON_AddNumberToObject(o, key, v);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return o;
+}
+
+/* Guest config lines whose symbol is one of the build's allocator lines. */
+static cJSON *allocator_lines(const char *config, const char *alloc_config)
+{
+	cJSON *lines = cJSON_CreateArray();
+	char *copy = xstrdup(config), *save = NULL, *line;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *sym = strstr(line, "CONFIG_");
+		size_t n;
+		char *needle;
+
+		if (!sym)
+			continue;
+		n = strcspn(sym, "= ");
+		needle = strndup(sym, n);
+		/* Match the whole symbol, as "CONFIG_SLAB=" or "CONFIG_SLAB is". */
+		for (const char *p = alloc_config; (p = strstr(p, needle)); p += n) {
+			if (p[n] == '=' || p[n] == ' ') {
+				cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+				break;
+			}
+		}
+		free(needle);
+	}
+	free(copy);
+	return lines;
+}
+
+static cJSON *object_child(cJSON *parent, const char *name)
+{
+	cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, name);
+
+	if (!o)
+		o = cJSON_AddObjectToObject(parent, name);
+	return o;
+}
+
+static int add_test_result(cJSON *doc, int index, const struct workload *w,
+			   const char *data, size_t len, char **why)
+{
+	cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
+	cJSON *res = cJSON_ParseWithLength(data, len), *entry, *metrics, *m;
+	int boot = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "boots")) - 1;
+
+	if (!res || index < 0 || index >= w->nr_tests) {
+		cJSON_Delete(res);
+		*why = xasprintf("result %d from the guest is not valid", index);
+		return -1;
+	}
+	entry = cJSON_GetArrayItem(tests, index);
+	if (!cJSON_GetObjectItemCaseSensitive(entry, "params"))
+		cJSON_AddItemToObject(entry, "params",
+				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "params"), 1));
+	metrics = object_child(entry, "metrics");
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(res, "metrics")) {
+		cJSON *dst = cJSON_GetObjectItemCaseSensitive(metrics, m->string), *s;
+		cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples");
+
+		if (!cJSON_IsArray(samples)) {
+			cJSON_Delete(res);
+			*why = xasprintf("result %d: metric %s has no samples", index, m->string);
+			return -1;
+		}
+		if (!dst) {
+			dst = cJSON_AddObjectToObject(metrics, m->string);
+			cJSON_AddItemToObject(dst, "unit", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "unit"), 1));
+			cJSON_AddItemToObject(dst, "better", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "better"), 1));
+			cJSON_AddArrayToObject(dst, "samples");
+			cJSON_AddArrayToObject(dst, "boots");
+		}
+		while (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(dst, "boots")) <= boot)
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(dst, "boots"),
+					     cJSON_CreateArray());
+		cJSON_ArrayForEach(s, samples) {
+			if (!cJSON_IsNumber(s)) {
+				cJSON_Delete(res);
+				*why = xasprintf("result %d: metric %s has a sample that is not a number",
+						 index, m->string);
+				return -1;
+			}
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(dst, "samples"),
+					     cJSON_CreateNumber(s->valuedouble));
+			cJSON_AddItemToArray(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(dst, "boots"), boot),
+					     cJSON_CreateNumber(s->valuedouble));
+		}
+	}
+	/* Everything else the test reported (e.g. loop overhead), per boot. */
+	cJSON_ArrayForEach(m, res) {
+		if (!strcmp(m->string, "test") || !strcmp(m->string, "params") ||
+		    !strcmp(m->string, "metrics"))
+			continue;
+		cJSON *extra = object_child(entry, "extra");
+		cJSON *arr = cJSON_GetObjectItemCaseSensitive(extra, m->string);
+
+		if (!arr)
+			arr = cJSON_AddArrayToObject(extra, m->string);
+		cJSON_AddItemToArray(arr, cJSON_Duplicate(m, 1));
+	}
+	cJSON_Delete(res);
+	return 0;
+}
+
+int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
+		       const char *channel, size_t len, const char *build_config,
+		       const char *alloc_config, char **why)
+{
+	cJSON *guest = object_child(doc, "guest");
+	cJSON *snaps = object_child(boot_obj, "snapshots");
+	size_t pos = 0;
+	struct frame f;
+	int r;
+
+	*why = NULL;
+	while ((r = frame_next(channel, len, &pos, &f)) == 1) {
+		char *data = strndup(f.data, f.len);
+
+		if (!strcmp(f.kind, "result")) {
+			if (add_test_result(doc, atoi(f.name), w, f.data, f.len, why)) {
+				free(data);
+				return -1;
+			}
+		} else if (!strcmp(f.kind, "error")) {
+			cJSON *e = cJSON_Parse(data);
+			const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "error");
+			int i = atoi(f.name);
+
+			*why = xasprintf("%s: %s", i >= 0 && i < w->nr_tests ? w->tests[i].spec : f.name,
+					 cJSON_IsString(msg) ? msg->valuestring : data);
+			cJSON_Delete(e);
+			free(data);
+			return -1;
+		} else if (!strcmp(f.kind, "file") &&
+			   (!strcmp(f.name, "info") || !strcmp(f.name, "catalogue"))) {
+			cJSON *o = cJSON_Parse(data);
+
+			cJSON_DeleteItemFromObject(guest, f.name);
+			cJSON_AddItemToObject(guest, f.name, o ? o : cJSON_CreateNull());
+		} else if (!strcmp(f.kind, "cmd") && !strcmp(f.name, "config")) {
+			cJSON_DeleteItemFromObject(guest, "allocator_config");
+			cJSON_DeleteItemFromObject(guest, "config_matches_build");
+			cJSON_AddItemToObject(guest, "allocator_config",
+					      allocator_lines(data, alloc_config));
+			cJSON_AddBoolToObject(guest, "config_matches_build",
+					      build_config && !strcmp(data, build_config));
+		} else if (!strcmp(f.kind, "file") || !strcmp(f.kind, "missing")) {
+			/* Snapshots: meminfo.before, slabinfo.after, ... */
+			char *dot = strchr(f.name, '.');
+
+			if (dot) {
+				char *what = strndup(f.name, dot - f.name);
+				cJSON *when = object_child(snaps, dot + 1);
+
+				cJSON_DeleteItemFromObject(when, what);
+				if (!strcmp(f.kind, "missing"))
+					cJSON_AddNullToObject(when, what);
+				else if (!strcmp(what, "meminfo"))
+					cJSON_AddItemToObject(when, what, meminfo_parse(data));
+				else
+					cJSON_AddStringToObject(when, what, data);
+				free(what);
+			}
+		}
+		free(data);
+	}
+	if (r < 0) {
+		*why = xasprintf("the guest's channel is malformed at byte %zu", pos);
+		return -1;
+	}
+	return 0;
+}
+
+void results_summarize(cJSON *doc)
+{
+	cJSON *t, *m;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
+		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(t, "metrics")) {
+			cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples"), *s, *o;
+			size_t n = cJSON_GetArraySize(samples), i = 0;
+			double *x = xcalloc(n, sizeof(*x));
+			struct summary sum;
+
+			cJSON_ArrayForEach(s, samples)
+				x[i++] = s->valuedouble;
+			summarize(x, n, &sum);
+			free(x);
+			cJSON_DeleteItemFromObject(m, "summary");
+			o = cJSON_AddObjectToObject(m, "summary");
+			cJSON_AddNumberToObject(o, "n", sum.n);
+			cJSON_AddNumberToObject(o, "mean", sum.mean);
+			cJSON_AddNumberToObject(o, "stddev", sum.stddev);
+			cJSON_AddNumberToObject(o, "cov", sum.cov);
+			cJSON_AddNumberToObject(o, "min", sum.min);
+			cJSON_AddNumberToObject(o, "median", sum.median);
+			cJSON_AddNumberToObject(o, "max", sum.max);
+		}
+	}
+}
+
+int results_save(const char *path, const cJSON *doc)
+{
+	char *text = cJSON_Print(doc);
+	int ret;
+
+	if (!text)
+		return error("%s: cannot serialise the results", path);
+	text = xrealloc(text, strlen(text) + 2);
+	strcat(text, "\n");
+	ret = write_file_atomic(path, text, strlen(text));
+	free(text);
+	return ret;
+}
+
+cJSON *results_parse(const char *path, const char *text)
+{
+	cJSON *doc = cJSON_Parse(text), *schema, *status, *tests;
+
+	if (!doc) {
+		const char *at = cJSON_GetErrorPtr();
+
+		error("%s: not valid JSON (near byte %ld): truncated or corrupted?", path,
+		      at && at >= text ? (long)(at - text) : -1L);
+		return NULL;
+	}
+	schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	status = cJSON_GetObjectItemCaseSensitive(doc, "status");
+	tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
+	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(schema)) {
+		error("%s: not a slabbench results file (no schema)", path);
+	} else if (schema->valueint != RESULTS_SCHEMA) {
+		error("%s: results schema %d, this slabbench reads %d", path,
+		      schema->valueint, RESULTS_SCHEMA);
+	} else if (!cJSON_IsString(status)) {
+		error("%s: status: missing", path);
+	} else if (!cJSON_IsArray(tests)) {
+		error("%s: tests: expected an array", path);
+	} else {
+		return doc;
+	}
+	cJSON_Delete(doc);
+	return NULL;
+}
+
+cJSON *results_load(const char *path)
+{
+	char *text = read_file(path, NULL);
+	cJSON *doc;
+
+	if (!text) {
+		error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	doc = results_parse(path, text);
+	free(text);
+	return doc;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Results documents: building them from a guest's frames, saving, loading. */
+#ifndef SLABBENCH_RESULTS_H
+#define SLABBENCH_RESULTS_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+#define RESULTS_SCHEMA 1
+
+struct workload;
+
+/*
+ * Adds one boot's frames to @doc: module results go into doc.tests
+ * (samples appended, per-boot samples kept), files and snapshots into
+ * doc.boots[boot] (@boot_obj) and doc.guest. Returns 0, or -1 with *why
+ * set when the guest reported an error or the channel is malformed.
+ */
+int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
+		       const char *channel, size_t len, const char *build_config,
+		       const char *alloc_config, char **why);
+/* Recomputes every metric's summary from its samples. */
+void results_summarize(cJSON *doc);
+/* /proc/meminfo text as {"Field": number-in-kB, ...}. */
+cJSON *meminfo_parse(const char *text);
+
+int results_save(const char *path, const cJSON *doc);
+/* Loads and checks the schema; NULL with a one-line error on failure. */
+cJSON *results_load(const char *path);
+cJSON *results_parse(const char *path, const char *text);
+
+#endif

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench: compare the kernel's slab allocators in QEMU guests.
+ * Subcommands are looked up in one table, as git does with its builtins.
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "build and boot guest kernels, run a workload, write results JSON" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: slabbench [--help] [--version] COMMAND [ARGS]\n\n"
+		   "Benchmarks the kernel's slab allocators (SLAB, SLUB, SLOB) in QEMU guests.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'slabbench COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("slabbench %s\n", SLABBENCH_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	error("'%s' is not a command (see 'slabbench --help')", argv[1]);
+	return 2;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by every subcommand: errors, memory, files, paths. */
+#ifndef SLABBENCH_UTIL_H
+#define SLABBENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Prints "slabbench: MESSAGE" on stderr; always returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
+char *read_file(const char *path, size_t *len);
+/*
+ * Writes through PATH.tmp.PID, fsync and rename, so that PATH is either
+ * the old file or the whole new one, never a half.
+ */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int mkdir_p(const char *path);
+
+/* Where the repository (vm/, workloads/, the agent) lives. */
+const char *slabbench_home(void);
+/* The cache for kernels and state: $SLABBENCH_CACHE or XDG. */
+const char *slabbench_cache(void);
+
+/* Progress lines go to a terminal only, and never in CI. */
+bool progress_enabled(void);
+void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_done(void);
+
+double monotonic_seconds(void);
+/* Parses a whole decimal integer in [min, max]; -1 on anything else. */
+int parse_long(const char *s, long min, long max, long *out);
+
+
+/*
+ * Runs argv with stdout captured into *out (NUL-terminated, *len bytes
+ * when @len is not NULL, for binary output) and stderr
+ * passed through. Returns the exit status, or -1 if it could not run.
+ */
+int run_capture(char *const argv[], char **out, size_t *len);
+#endif

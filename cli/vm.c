@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * QEMU control. The guest's console goes to a log file; results come back
+ * over a virtio-serial port backed by a file that this loop polls. QEMU is
+ * put in a process group of its own, dies with us (PDEATHSIG) and is
+ * killed on timeout, SIGINT and SIGTERM, so no guest outlives a run.
+ */
+#define _GNU_SOURCE
+#include "vm.h"
+#include "frames.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A KVM guest shows its agent within a second; one that has not after
+ * this long is hung, as on hosts without working nested virtualisation. */
+#define KVM_READY_TIMEOUT_S 15.0
+#define PORT_NAME "org.slabbench.results"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+bool accel_valid(const char *accel)
+{
+	return !strcmp(accel, "auto") || !strcmp(accel, "kvm") ||
+	       !strcmp(accel, "tcg") || !strcmp(accel, "icount");
+}
+
+const char *vm_status_name(enum vm_status s)
+{
+	switch (s) {
+	case VM_OK: return "ok";
+	case VM_NO_DONE: return "guest ended without finishing";
+	case VM_TIMEOUT: return "timed out";
+	case VM_INTERRUPTED: return "interrupted";
+	case VM_START_FAILED: return "QEMU failed to start";
+	}
+	return "?";
+}
+
+static const char *qemu_binary(void)
+{
+	const char *env = getenv("SLABBENCH_QEMU");
+
+	return env && *env ? env : "qemu-system-x86_64";
+}
+
+static char *qemu_version(void)
+{
+	char *cmd = xasprintf("%s --version 2>/dev/null", qemu_binary());
+	FILE *p = popen(cmd, "r");
+	char line[256] = "";
+
+	free(cmd);
+	if (p) {
+		if (!fgets(line, sizeof(line), p))
+			line[0] = '\0';
+		pclose(p);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	return xstrdup(line[0] ? line : "unknown");
+}
+
+char *console_problem(const char *log)
+{
+	static const char *const marks[] = {
+		"Kernel panic", "Oops:", "BUG:", "WARNING:", "watchdog: BUG: soft lockup",
+		"rcu: INFO:", "self-detected stall", "blocked for more than",
+		"general protection fault", "kernel BUG at", "UBSAN:", "KASAN:",
+		"kmemleak:", "Call Trace:",
+	};
+	const char *line = log;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+
+		for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+			if (memmem(line, len, marks[i], strlen(marks[i]))) {
+				char *s = xmalloc(len + 1);
+
+				memcpy(s, line, len);
+				s[len] = '\0';
+				if (len && s[len - 1] == '\r')
+					s[len - 1] = '\0';
+				return s;
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+void print_console_tail(const char *path, int lines)
+{
+	char *log = read_file(path, NULL);
+	const char *p;
+	int n = 0;
+
+	if (!log)
+		return;
+	p = log + strlen(log);
+	while (p > log && n <= lines)
+		if (*--p == '\n')
+			n++;
+	if (*p == '\n')
+		p++;
+	fprintf(stderr, "--- last lines of %s ---\n", path);
+	for (; *p; p++)
+		if (*p != '\r')
+			fputc(*p, stderr);
+	fprintf(stderr, "--- end of console ---\n");
+	free(log);
+}
+
+/* A readable, writable /dev/kvm; whether guests really run is a boot away. */
+static bool kvm_openable(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * The verdict of the last KVM probe, valid for this host boot and QEMU:
+ * probing costs a hung boot, so it is paid once, not on every run.
+ */
+static char *kvm_verdict_key(const char *version)
+{
+	char *boot_id = read_file("/proc/sys/kernel/random/boot_id", NULL);
+	char *key;
+
+	if (boot_id)
+		boot_id[strcspn(boot_id, "\n")] = '\0';
+	key = xasprintf("%s %s", boot_id ? boot_id : "-", version);
+	free(boot_id);
+	return key;
+}
+
+static int kvm_verdict_read(const char *version)
+{
+	char *path = xasprintf("%s/kvm.verdict", slabbench_cache());
+	char *text = read_file(path, NULL), *key = kvm_verdict_key(version);
+	int verdict = -1;
+	size_t klen = strlen(key);
+
+	if (text && !strncmp(text, key, klen) && text[klen] == ' ')
+		verdict = !strncmp(text + klen + 1, "ok", 2);
+	free(text);
+	free(key);
+	free(path);
+	return verdict;
+}
+
+static void kvm_verdict_write(const char *version, bool ok)
+{
+	char *path = xasprintf("%s/kvm.verdict", slabbench_cache());
+	char *key = kvm_verdict_key(version);
+	char *text = xasprintf("%s %s\n", key, ok ? "ok" : "broken");
+
+	if (!mkdir_p(slabbench_cache()))
+		write_file_atomic(path, text, strlen(text));
+	free(text);
+	free(key);
+	free(path);
+}
+
+struct boot {
+	const struct vm_config *c;
+	const char *accel;
+	double ready_timeout_s;	/* 0: none */
+	char *channel_path;
+	char *console_path;
+	char *qemu_log_path;
+	bool ready;
+	bool done;
+	double ready_s;
+	double wall_s;
+};
+
+static char **qemu_argv(struct boot *b)
+{
+	const struct vm_config *c = b->c;
+	char **argv = xcalloc(64, sizeof(*argv));
+	int n = 0;
+
+	argv[n++] = xstrdup(qemu_binary());
+	argv[n++] = xstrdup("-nodefaults");
+	argv[n++] = xstrdup("-no-user-config");
+	argv[n++] = xstrdup("-display");
+	argv[n++] = xstrdup("none");
+	/* Without ACPI, reboot -f with -no-reboot is how the guest exits. */
+	argv[n++] = xstrdup("-no-reboot");
+	if (!strcmp(b->accel, "kvm")) {
+		argv[n++] = xstrdup("-accel");
+		argv[n++] = xstrdup("kvm");
+		argv[n++] = xstrdup("-cpu");
+		argv[n++] = xstrdup("host");
+	} else if (!strcmp(b->accel, "icount")) {
+		/* Guest time counts instructions: slow, deterministic. */
+		argv[n++] = xstrdup("-accel");
+		argv[n++] = xstrdup("tcg,thread=single");
+		argv[n++] = xstrdup("-icount");
+		argv[n++] = xstrdup("shift=0,sleep=off");
+		argv[n++] = xstrdup("-cpu");
+		argv[n++] = xstrdup("max");
+	} else {
+		argv[n++] = xstrdup("-accel");
+		argv[n++] = xstrdup("tcg");
+		argv[n++] = xstrdup("-cpu");
+		argv[n++] = xstrdup("max");
+	}
+	argv[n++] = xstrdup("-smp");
+	argv[n++] = xasprintf("%d", c->cpus);
+	argv[n++] = xstrdup("-m");
+	argv[n++] = xasprintf("%d", c->mem_mb);
+	argv[n++] = xstrdup("-kernel");
+	argv[n++] = xstrdup(c->kernel);
+	argv[n++] = xstrdup("-initrd");
+	argv[n++] = xstrdup(c->initrd);
+	argv[n++] = xstrdup("-append");
+	/* loglevel=5 keeps WARN lines on the console, where we look for them. */
+	argv[n++] = xasprintf("console=ttyS0 panic=-1 loglevel=5%s%s",
+			      c->cmdline ? " " : "", c->cmdline ? c->cmdline : "");
+	argv[n++] = xstrdup("-serial");
+	argv[n++] = xasprintf("file:%s", b->console_path);
+	argv[n++] = xstrdup("-device");
+	argv[n++] = xstrdup("virtio-serial-pci");
+	argv[n++] = xstrdup("-chardev");
+	argv[n++] = xasprintf("file,id=sbres,path=%s", b->channel_path);
+	argv[n++] = xstrdup("-device");
+	argv[n++] = xstrdup("virtserialport,chardev=sbres,name=" PORT_NAME);
+	argv[n] = NULL;
+	return argv;
+}
+
+static void free_argv(char **argv)
+{
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+static pid_t spawn_qemu(struct boot *b)
+{
+	char **argv = qemu_argv(b);
+	pid_t pid;
+
+	unlink(b->channel_path);
+	unlink(b->console_path);
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(b->qemu_log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null = open("/dev/null", O_RDONLY);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* Our own group: a terminal's ^C reaches us, and we end QEMU. */
+		setpgid(0, 0);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free_argv(argv);
+	return pid;
+}
+
+/* Scans frames that arrived since *pos for ready, done and result counts. */
+static void scan_channel(struct boot *b, const char *buf, size_t len,
+			 size_t *pos, int *results, double start)
+{
+	struct frame f;
+
+	while (frame_next(buf, len, pos, &f) == 1) {
+		if (!strcmp(f.kind, "ready") && !b->ready) {
+			b->ready = true;
+			b->ready_s = monotonic_seconds() - start;
+		} else if (!strcmp(f.kind, "result") || !strcmp(f.kind, "error")) {
+			(*results)++;
+		} else if (!strcmp(f.kind, "done")) {
+			b->done = true;
+		}
+	}
+}
+
+static enum vm_status run_boot(struct boot *b)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	double start = monotonic_seconds();
+	enum vm_status st = VM_NO_DONE;
+	size_t pos = 0;
+	int results = 0, wstatus;
+	pid_t pid;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	pid = spawn_qemu(b);
+	if (pid < 0) {
+		st = VM_START_FAILED;
+		goto out;
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &wstatus, WNOHANG);
+		double now = monotonic_seconds() - start;
+		size_t len = 0;
+		char *chan = read_file(b->channel_path, &len);
+
+		if (chan) {
+			scan_channel(b, chan, len, &pos, &results, start);
+			free(chan);
+		}
+		if (w == pid) {
+			if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !b->ready)
+				st = VM_START_FAILED;
+			else
+				st = b->done ? VM_OK : VM_NO_DONE;
+			break;
+		}
+		if (interrupted || now > b->c->timeout_s ||
+		    (b->ready_timeout_s && !b->ready && now > b->ready_timeout_s)) {
+			st = interrupted ? VM_INTERRUPTED : VM_TIMEOUT;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+				;
+			break;
+		}
+		if (b->c->expected_results)
+			progress("%s guest (%s): %s, %d/%d tests, %.0fs", b->c->label,
+				 b->accel, b->ready ? "running" : "booting", results,
+				 b->c->expected_results, now);
+		nanosleep(&tick, NULL);
+	}
+	progress_done();
+out:
+	b->wall_s = monotonic_seconds() - start;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return st;
+}
+
+int vm_boot(const struct vm_config *c, struct vm_outcome *o)
+{
+	struct boot b = { .c = c };
+	const char *accel = c->accel;
+	bool probing = false;
+	int verdict;
+
+	memset(o, 0, sizeof(*o));
+	o->qemu_version = qemu_version();
+	if (!strcmp(accel, "auto")) {
+		accel = "tcg";
+		if (kvm_openable()) {
+			verdict = kvm_verdict_read(o->qemu_version);
+			if (verdict != 0) {
+				accel = "kvm";
+				probing = verdict < 0;
+			}
+		}
+	} else if (!strcmp(accel, "kvm") && !kvm_openable()) {
+		return error("--accel=kvm: /dev/kvm cannot be opened: %s", strerror(errno));
+	}
+	b.channel_path = xasprintf("%s/channel", c->dir);
+	b.console_path = xasprintf("%s/console.log", c->dir);
+	b.qemu_log_path = xasprintf("%s/qemu.log", c->dir);
+	b.accel = accel;
+	if (!strcmp(c->accel, "auto") && !strcmp(accel, "kvm"))
+		b.ready_timeout_s = KVM_READY_TIMEOUT_S;
+	o->status = run_boot(&b);
+	if (!strcmp(c->accel, "auto") && !strcmp(accel, "kvm")) {
+		bool ok = b.ready;
+
+		if (probing || !ok)
+			kvm_verdict_write(o->qemu_version, ok);
+		if (!ok && o->status != VM_INTERRUPTED) {
+			if (o->status == VM_TIMEOUT)
+				warning("KVM is present but its guest never became ready in %.0fs; "
+					"using TCG (emulated, slower) from now on", KVM_READY_TIMEOUT_S);
+			else
+				warning("KVM is present but QEMU failed with it (%s); "
+					"using TCG (emulated, slower) from now on", b.qemu_log_path);
+			b.accel = accel = "tcg";
+			b.ready_timeout_s = 0;
+			b.ready = b.done = false;
+			o->status = run_boot(&b);
+		}
+	}
+	snprintf(o->accel, sizeof(o->accel), "%s", accel);
+	o->channel = read_file(b.channel_path, &o->channel_len);
+	if (!o->channel) {
+		o->channel = xstrdup("");
+		o->channel_len = 0;
+	}
+	o->ready_s = b.ready ? b.ready_s : -1;
+	o->wall_s = b.wall_s;
+	o->console_path = b.console_path;
+	{
+		char *log = read_file(b.console_path, NULL);
+
+		o->console_problem = log ? console_problem(log) : NULL;
+		free(log);
+	}
+	if (o->status == VM_START_FAILED) {
+		char *qlog = read_file(b.qemu_log_path, NULL);
+
+		error("%s guest: %s: %s", c->label, qemu_binary(),
+		      qlog && *qlog ? qlog : "could not start");
+		free(qlog);
+	}
+	free(b.channel_path);
+	free(b.qemu_log_path);
+	return 0;
+}
+
+void vm_outcome_free(struct vm_outcome *o)
+{
+	free(o->channel);
+	free(o->console_path);
+	free(o->qemu_version);
+	free(o->console_problem);
+	memset(o, 0, sizeof(*o));
+}

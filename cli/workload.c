@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Workload format (README.md has the full description):
+ *
+ *   { "name": "quick", "description": "...", "timeout_s": 300,
+ *     "tests": [ { "test": "fastpath", "params": { "size": 64 } } ] }
+ *
+ * Parameter values are non-negative integers or words (enum choices). The
+ * module's catalogue decides what is valid for a test; here we check the
+ * shape, so that a malformed file fails before any kernel is built.
+ */
+#define _GNU_SOURCE
+#include "workload.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_TIMEOUT_S 600.0
+
+static bool is_word(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
+static int add_param(const char *path, int i, const cJSON *p, char **spec)
+{
+	char *old = *spec;
+
+	if (!is_word(p->string))
+		return error("%s: tests[%d].params: '%s' is not a parameter name",
+			     path, i, p->string);
+	if (!strcmp(p->string, "test"))
+		return error("%s: tests[%d].params.test: 'test' is not a parameter",
+			     path, i);
+	if (cJSON_IsNumber(p)) {
+		double v = p->valuedouble;
+
+		if (v < 0 || v != floor(v) || v > 9007199254740992.0)
+			return error("%s: tests[%d].params.%s: expected a non-negative integer",
+				     path, i, p->string);
+		*spec = xasprintf("%s %s=%.0f", old, p->string, v);
+	} else if (cJSON_IsString(p) && is_word(p->valuestring)) {
+		*spec = xasprintf("%s %s=%s", old, p->string, p->valuestring);
+	} else {
+		return error("%s: tests[%d].params.%s: expected an integer or a word",
+			     path, i, p->string);
+	}
+	free(old);
+	return 0;
+}
+
+static int parse_test(const char *path, int i, const cJSON *t, long repeat,
+		      struct workload_test *wt)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "test");
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+	const cJSON *p;
+
+	if (!cJSON_IsObject(t))
+		return error("%s: tests[%d]: expected an object", path, i);
+	for (p = t->child; p; p = p->next)
+		if (strcmp(p->string, "test") && strcmp(p->string, "params"))
+			return error("%s: tests[%d].%s: unknown key", path, i, p->string);
+	if (!cJSON_IsString(name) || !is_word(name->valuestring))
+		return error("%s: tests[%d].test: expected a test name", path, i);
+	if (params && !cJSON_IsObject(params))
+		return error("%s: tests[%d].params: expected an object", path, i);
+	wt->test = xstrdup(name->valuestring);
+	wt->spec = xasprintf("test=%s", wt->test);
+	for (p = params ? params->child : NULL; p; p = p->next) {
+		/* --repeat replaces the file's value. */
+		if (repeat > 0 && !strcmp(p->string, "repeats"))
+			continue;
+		if (add_param(path, i, p, &wt->spec))
+			return -1;
+	}
+	if (repeat > 0) {
+		char *old = wt->spec;
+
+		wt->spec = xasprintf("%s repeats=%ld", old, repeat);
+		free(old);
+	}
+	return 0;
+}
+
+int workload_parse(const char *path, const char *text, long repeat,
+		   struct workload *w)
+{
+	const cJSON *name, *tests, *timeout, *t, *k;
+	int i = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->path = xstrdup(path);
+	w->json = cJSON_Parse(text);
+	if (!w->json) {
+		const char *at = cJSON_GetErrorPtr();
+		long off = at && at >= text ? (long)(at - text) : -1;
+
+		workload_free(w);
+		return error("%s: not valid JSON (near byte %ld)", path, off);
+	}
+	if (!cJSON_IsObject(w->json)) {
+		workload_free(w);
+		return error("%s: expected a JSON object at the top", path);
+	}
+	for (k = w->json->child; k; k = k->next) {
+		if (strcmp(k->string, "name") && strcmp(k->string, "description") &&
+		    strcmp(k->string, "tests") && strcmp(k->string, "timeout_s")) {
+			error("%s: %s: unknown key", path, k->string);
+			goto fail;
+		}
+	}
+	name = cJSON_GetObjectItemCaseSensitive(w->json, "name");
+	tests = cJSON_GetObjectItemCaseSensitive(w->json, "tests");
+	timeout = cJSON_GetObjectItemCaseSensitive(w->json, "timeout_s");
+	if (!cJSON_IsString(name) || !is_word(name->valuestring)) {
+		error("%s: name: expected a word", path);
+		goto fail;
+	}
+	w->name = xstrdup(name->valuestring);
+	if (!cJSON_IsArray(tests) || !cJSON_GetArraySize(tests)) {
+		error("%s: tests: expected a non-empty array", path);
+		goto fail;
+	}
+	w->timeout_s = DEFAULT_TIMEOUT_S;
+	if (timeout) {
+		if (!cJSON_IsNumber(timeout) || timeout->valuedouble <= 0 ||
+		    timeout->valuedouble > 86400) {
+			error("%s: timeout_s: expected seconds in (0, 86400]", path);
+			goto fail;
+		}
+		w->timeout_s = timeout->valuedouble;
+	}
+	w->nr_tests = cJSON_GetArraySize(tests);
+	w->tests = xcalloc(w->nr_tests, sizeof(*w->tests));
+	cJSON_ArrayForEach(t, tests) {
+		if (parse_test(path, i, t, repeat, &w->tests[i]))
+			goto fail;
+		i++;
+	}
+	return 0;
+fail:
+	workload_free(w);
+	return -1;
+}
+
+int workload_load(const char *path, long repeat, struct workload *w)
+{
+	char *text = read_file(path, NULL);
+	int ret;
+
+	if (!text)
+		return error("%s: %s", path, strerror(errno));
+	ret = workload_parse(path, text, repeat, w);
+	free(text);
+	return ret;
+}
+
+void workload_free(struct workload *w)
+{
+	for (int i = 0; w->tests && i < w->nr_tests; i++) {
+		free(w->tests[i].test);
+		free(w->tests[i].spec);
+	}
+	free(w->tests);
+	free(w->path);
+	free(w->name);
+	cJSON_Delete(w->json);
+	memset(w, 0, sizeof(*w));
+}
+
+char *workload_resolve(const char *name_or_path)
+{
+	if (strchr(name_or_path, '/') || strstr(name_or_path, ".json") ||
+	    access(name_or_path, F_OK) == 0)
+		return xstrdup(name_or_path);
+	return xasprintf("%s/workloads/%s.json", slabbench_home(), name_or_path);
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs interface, all files root-only:
+ *
+ *   slabbench/info   what the module runs on (JSON)
+ *   slabbench/tests  the catalogue: tests, parameters, defaults, bounds (JSON)
+ *   slabbench/run    write one spec, then read its result (JSON) from the
+ *                    same open file; a bad spec fails the write with
+ *                    -EINVAL and the read returns {"error": reason}
+ *
+ * One run at a time: a concurrent write gets -EBUSY.
+ */
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+#include <linux/cpumask.h>
+#include "slabbench.h"
+
+static struct dentry *sb_dir;
+static DEFINE_MUTEX(sb_run_lock);
+
+#if defined(CONFIG_SLAB)
+#define SB_ALLOCATOR "SLAB"
+#elif defined(CONFIG_SLUB)
+#define SB_ALLOCATOR "SLUB"
+#elif defined(CONFIG_SLOB)
+#define SB_ALLOCATOR "SLOB"
+#else
+#error "unknown slab allocator"
+#endif
+
+static void sb_out_info(struct sb_out *out)
+{
+	sb_printf(out, "{\"module\":\"slabbench\",\"interface\":1,\"allocator\":\"%s\",",
+		  SB_ALLOCATOR);
+	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"page_size\":%lu,",
+		  init_utsname()->release, num_online_cpus(), PAGE_SIZE);
+	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"slab_no_merge\":%s,",
+		  (unsigned long)KMALLOC_MAX_CACHE_SIZE,
+#ifdef SLAB_NO_MERGE
+		  "true"
+#else
+		  "false"
+#endif
+		  );
+	sb_printf(out, "\"batch\":%u}\n", SB_BATCH);
+}
+
+static int sb_open_generated(struct inode *inode, struct file *file,
+			     void (*gen)(struct sb_out *out))
+{
+	struct sb_out *out;
+	int ret;
+
+	out = kzalloc(sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	ret = sb_out_init(out, SB_OUT_SIZE);
+	if (ret) {
+		kfree(out);
+		return ret;
+	}
+	if (gen) {
+		gen(out);
+		if (out->overflow) {
+			sb_out_free(out);
+			kfree(out);
+			return -EOVERFLOW;
+		}
+	}
+	file->private_data = out;
+	return nonseekable_open(inode, file);
+}
+
+static int sb_release(struct inode *inode, struct file *file)
+{
+	struct sb_out *out = file->private_data;
+
+	sb_out_free(out);
+	kfree(out);
+	return 0;
+}
+
+static ssize_t sb_read(struct file *file, char __user *ubuf, size_t count,
+		       loff_t *ppos)
+{
+	struct sb_out *out = file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, out->buf, out->len);
+}
+
+static int sb_info_open(struct inode *inode, struct file *file)
+{
+	return sb_open_generated(inode, file, sb_out_info);
+}
+
+static void sb_out_tests(struct sb_out *out)
+{
+	sb_out_catalogue(out);
+	sb_printf(out, "\n");
+}
+
+static int sb_tests_open(struct inode *inode, struct file *file)
+{
+	return sb_open_generated(inode, file, sb_out_tests);
+}
+
+static int sb_run_open(struct inode *inode, struct file *file)
+{
+	return sb_open_generated(inode, file, NULL);
+}
+
+static int sb_execute(struct sb_out *out, char *spec)
+{
+	struct sb_ctx *ctx;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->out = out;
+	ret = sb_parse_spec(ctx, spec);
+	if (!ret) {
+		sb_printf(out, "{\"test\":\"%s\",\"params\":", ctx->test->name);
+		sb_out_params(out, ctx);
+		sb_printf(out, ",");
+		ret = ctx->test->run(ctx);
+		sb_printf(out, "}\n");
+		if (!ret && out->overflow)
+			ret = sb_fail(ctx, "result larger than %u bytes",
+				      SB_OUT_SIZE);
+	}
+	if (ret) {
+		out->len = 0;
+		out->overflow = false;
+		sb_printf(out, "{\"error\":\"%s\",\"errno\":%d}\n",
+			  ctx->reason[0] ? ctx->reason : "test failed", -ret);
+	}
+	kfree(ctx);
+	return ret;
+}
+
+static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct sb_out *out = file->private_data;
+	char *spec;
+	int ret;
+
+	if (count >= SB_SPEC_MAX)
+		return -E2BIG;
+	spec = memdup_user_nul(ubuf, count);
+	if (IS_ERR(spec))
+		return PTR_ERR(spec);
+	if (!mutex_trylock(&sb_run_lock)) {
+		kfree(spec);
+		return -EBUSY;
+	}
+	out->len = 0;
+	out->overflow = false;
+	ret = sb_execute(out, spec);
+	mutex_unlock(&sb_run_lock);
+	kfree(spec);
+	return ret ? ret : count;
+}
+
+static const struct file_operations sb_info_fops = {
+	.owner = THIS_MODULE,
+	.open = sb_info_open,
+	.read = sb_read,
+	.release = sb_release,
+};
+
+static const struct file_operations sb_tests_fops = {
+	.owner = THIS_MODULE,
+	.open = sb_tests_open,
+	.read = sb_read,
+	.release = sb_release,
+};
+
+static const struct file_operations sb_run_fops = {
+	.owner = THIS_MODULE,
+	.open = sb_run_open,
+	.read = sb_read,
+	.write = sb_run_write,
+	.release = sb_release,
+};
+
+static int __init sb_init(void)
+{
+	sb_dir = debugfs_create_dir("slabbench", NULL);
+	if (IS_ERR(sb_dir))
+		return PTR_ERR(sb_dir);
+	debugfs_create_file("info", 0400, sb_dir, NULL, &sb_info_fops);
+	debugfs_create_file("tests", 0400, sb_dir, NULL, &sb_tests_fops);
+	debugfs_create_file("run", 0600, sb_dir, NULL, &sb_run_fops);
+	return 0;
+}
+
+static void __exit sb_exit(void)
+{
+	debugfs_remove_recursive(sb_dir);
+}
+
+module_init(sb_init);
+module_exit(sb_exit);
+MODULE_DESCRIPTION("slab allocator microbenchmarks");
+MODULE_AUTHOR("slabbench");
+MODULE_LICENSE("GPL");

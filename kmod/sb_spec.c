@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run specs ("test=NAME key=value ...") and the catalogue that describes
+ * them. The catalogue is generated from the same tables that validate the
+ * specs, so the host never needs its own copy of the bounds.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/ctype.h>
+#include "slabbench.h"
+
+int sb_fail(struct sb_ctx *ctx, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(ctx->reason, sizeof(ctx->reason), fmt, args);
+	va_end(args);
+	return -EINVAL;
+}
+
+const struct sb_test *sb_find_test(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < sb_nr_tests; i++)
+		if (strlen(sb_tests[i]->name) == len &&
+		    !strncmp(sb_tests[i]->name, name, len))
+			return sb_tests[i];
+	return NULL;
+}
+
+static int sb_parse_value(struct sb_ctx *ctx, unsigned int idx,
+			  const char *value)
+{
+	const struct sb_param *p = &ctx->test->params[idx];
+	unsigned int i;
+	u64 v;
+
+	if (p->type == SB_ENUM) {
+		for (i = 0; p->choices[i]; i++) {
+			if (!strcmp(p->choices[i], value)) {
+				ctx->val[idx] = i;
+				return 0;
+			}
+		}
+		return sb_fail(ctx, "%s=%.32s: not one of the choices of test %s",
+			       p->name, value, ctx->test->name);
+	}
+	if (kstrtou64(value, 0, &v))
+		return sb_fail(ctx, "%s=%.32s: not an unsigned integer",
+			       p->name, value);
+	if (v < p->min || v > p->max)
+		return sb_fail(ctx, "%s=%llu: out of range [%llu, %llu]",
+			       p->name, v, p->min, p->max);
+	ctx->val[idx] = v;
+	return 0;
+}
+
+/* Finds test=NAME first so that keys can be looked up in its table. */
+static int sb_parse_test(struct sb_ctx *ctx, char *spec)
+{
+	char *tok, *end;
+
+	for (tok = spec; *tok; tok = end) {
+		tok = skip_spaces(tok);
+		end = tok + strcspn(tok, " \t\n");
+		if (!strncmp(tok, "test=", 5)) {
+			if (ctx->test)
+				return sb_fail(ctx, "test= given twice");
+			ctx->test = sb_find_test(tok + 5, end - tok - 5);
+			if (!ctx->test)
+				return sb_fail(ctx, "unknown test '%.*s'",
+					       (int)min_t(long, end - tok - 5, 32),
+					       tok + 5);
+		}
+	}
+	if (!ctx->test)
+		return sb_fail(ctx, "no test= in the spec");
+	return 0;
+}
+
+/* @spec is modified in place. */
+int sb_parse_spec(struct sb_ctx *ctx, char *spec)
+{
+	unsigned long seen = 0;
+	char *tok, *key, *value;
+	unsigned int i;
+	int ret;
+
+	ctx->test = NULL;
+	ret = sb_parse_test(ctx, spec);
+	if (ret)
+		return ret;
+	for (i = 0; i < ctx->test->nr_params; i++)
+		ctx->val[i] = ctx->test->params[i].def;
+
+	while ((tok = strsep(&spec, " \t\n"))) {
+		if (!*tok)
+			continue;
+		value = strchr(tok, '=');
+		if (!value)
+			return sb_fail(ctx, "'%.32s' is not key=value", tok);
+		key = tok;
+		*value++ = '\0';
+		if (!strcmp(key, "test"))
+			continue;
+		for (i = 0; i < ctx->test->nr_params; i++)
+			if (!strcmp(ctx->test->params[i].name, key))
+				break;
+		if (i == ctx->test->nr_params)
+			return sb_fail(ctx, "unknown parameter '%.32s' for test %s",
+				       key, ctx->test->name);
+		if (seen & BIT(i))
+			return sb_fail(ctx, "parameter %s given twice", key);
+		seen |= BIT(i);
+		ret = sb_parse_value(ctx, i, value);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx)
+{
+	const struct sb_param *p;
+	unsigned int i;
+
+	sb_printf(out, "{");
+	for (i = 0; i < ctx->test->nr_params; i++) {
+		p = &ctx->test->params[i];
+		if (p->type == SB_ENUM)
+			sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "", p->name,
+				  p->choices[ctx->val[i]]);
+		else
+			sb_printf(out, "%s\"%s\":%llu", i ? "," : "", p->name,
+				  ctx->val[i]);
+	}
+	sb_printf(out, "}");
+}
+
+static void sb_out_param_desc(struct sb_out *out, const struct sb_param *p)
+{
+	unsigned int i;
+
+	sb_printf(out, "{\"name\":\"%s\",\"description\":\"%s\"", p->name,
+		  p->desc);
+	if (p->type == SB_ENUM) {
+		sb_printf(out, ",\"type\":\"enum\",\"default\":\"%s\",\"choices\":[",
+			  p->choices[p->def]);
+		for (i = 0; p->choices[i]; i++)
+			sb_printf(out, "%s\"%s\"", i ? "," : "", p->choices[i]);
+		sb_printf(out, "]}");
+	} else {
+		sb_printf(out, ",\"type\":\"u64\",\"default\":%llu,\"min\":%llu,\"max\":%llu}",
+			  p->def, p->min, p->max);
+	}
+}
+
+void sb_out_catalogue(struct sb_out *out)
+{
+	const struct sb_test *t;
+	unsigned int i, j;
+
+	sb_printf(out, "[");
+	for (i = 0; i < sb_nr_tests; i++) {
+		t = sb_tests[i];
+		sb_printf(out, "%s{\"name\":\"%s\",\"description\":\"%s\",\"params\":[",
+			  i ? "," : "", t->name, t->desc);
+		for (j = 0; j < t->nr_params; j++) {
+			if (j)
+				sb_printf(out, ",");
+			sb_out_param_desc(out, &t->params[j]);
+		}
+		sb_printf(out, "]}");
+	}
+	sb_printf(out, "]");
+}

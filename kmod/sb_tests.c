@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test table. A new test is one test_NAME.c defining sb_test_NAME and
+ * one line here; Kbuild picks up every test_*.c by itself.
+ */
+#include <linux/kernel.h>
+#include "slabbench.h"
+
+const struct sb_test * const sb_tests[] = {
+	&sb_test_fastpath,
+};
+
+const unsigned int sb_nr_tests = ARRAY_SIZE(sb_tests);

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * slabbench: slab allocator microbenchmarks driven over debugfs.
+ *
+ * The module is split as in Brouer's time_bench: a measurement core
+ * (sb_core.c: pinned threads, clocks, loop overhead), the plumbing
+ * (sb_main.c: debugfs; sb_spec.c: parsing; sb_out.c: JSON output) and the
+ * tests, one file each (test_*.c), listed in sb_tests.c.
+ */
+#ifndef _SLABBENCH_H
+#define _SLABBENCH_H
+
+#include <linux/types.h>
+#include <linux/slab.h>
+#include <linux/compiler.h>
+#include <linux/timekeeping.h>
+#ifdef CONFIG_X86
+#include <asm/msr.h>
+#endif
+
+#define SB_MAX_PARAMS	12
+#define SB_SPEC_MAX	512
+#define SB_OUT_SIZE	(256 * 1024)
+/*
+ * Bound of cpu= parameters (x86 NR_CPUS at most); whether the CPU is
+ * online is checked when the test runs.
+ */
+#define SB_CPU_ID_MAX	8191
+/* Operations between two cond_resched() calls in a timed loop. */
+#define SB_BATCH	1024
+
+/* JSON output buffer; an overflow makes the whole document invalid. */
+struct sb_out {
+	char *buf;
+	size_t len;
+	size_t size;
+	bool overflow;
+};
+
+int sb_out_init(struct sb_out *out, size_t size);
+void sb_out_free(struct sb_out *out);
+__printf(2, 3) void sb_printf(struct sb_out *out, const char *fmt, ...);
+void sb_out_milli(struct sb_out *out, s64 milli);
+void sb_out_metric(struct sb_out *out, bool first, const char *name,
+		   const char *unit, bool lower_is_better,
+		   const s64 *milli, unsigned int n);
+
+enum sb_param_type {
+	SB_U64,
+	SB_ENUM,
+};
+
+struct sb_param {
+	const char *name;
+	const char *desc;
+	enum sb_param_type type;
+	u64 def;
+	u64 min;
+	u64 max;
+	/* SB_ENUM: NULL-terminated; the value is the index. */
+	const char * const *choices;
+};
+
+struct sb_ctx;
+
+struct sb_test {
+	const char *name;
+	const char *desc;
+	const struct sb_param *params;
+	unsigned int nr_params;
+	/* Writes the "metrics" members of the result; 0 or -errno. */
+	int (*run)(struct sb_ctx *ctx);
+};
+
+struct sb_ctx {
+	const struct sb_test *test;
+	u64 val[SB_MAX_PARAMS];
+	struct sb_out *out;
+	/* Set by a test that fails with a reason for the user. */
+	char reason[128];
+};
+
+extern const struct sb_test * const sb_tests[];
+
+/* The tests, one per test_NAME.c, in the order of the table in sb_tests.c. */
+extern const struct sb_test sb_test_fastpath;
+extern const unsigned int sb_nr_tests;
+
+const struct sb_test *sb_find_test(const char *name, size_t len);
+int sb_parse_spec(struct sb_ctx *ctx, char *spec);
+void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx);
+void sb_out_catalogue(struct sb_out *out);
+
+__printf(2, 3) int sb_fail(struct sb_ctx *ctx, const char *fmt, ...);
+
+/* Measurement core. */
+struct sb_timer {
+	u64 ns;
+	u64 cycles;
+	u64 start_ns;
+	u64 start_cycles;
+};
+
+static __always_inline u64 sb_cycles(void)
+{
+#ifdef CONFIG_X86
+	return rdtsc_ordered();
+#else
+	return get_cycles();
+#endif
+}
+
+static __always_inline void sb_timer_start(struct sb_timer *t)
+{
+	t->start_ns = ktime_get_ns();
+	t->start_cycles = sb_cycles();
+}
+
+static __always_inline void sb_timer_stop(struct sb_timer *t)
+{
+	u64 cycles = sb_cycles();
+
+	t->ns += ktime_get_ns() - t->start_ns;
+	t->cycles += cycles - t->start_cycles;
+}
+
+int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg);
+void sb_loop_overhead(u64 iters, struct sb_timer *t);
+s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops);
+struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
+
+#endif /* _SLABBENCH_H */

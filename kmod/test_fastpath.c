@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fastpath: allocate one object and free it again, in a loop. With a warm
+ * per-CPU cache neither call should leave the allocator's fast path.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include "slabbench.h"
+
+enum { P_SIZE, P_ITERS, P_REPEATS, P_API, P_CPU };
+
+static const char * const fastpath_apis[] = { "cache", "kmalloc", NULL };
+
+static const struct sb_param fastpath_params[] = {
+	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
+	[P_ITERS] = { "iters", "alloc+free pairs per repeat", SB_U64,
+		      100000, 1, 100000000 },
+	[P_REPEATS] = { "repeats", "timed repeats (one sample each)", SB_U64,
+			5, 1, 1000 },
+	[P_API] = { "api", "kmem_cache_alloc/free on a private cache, or kmalloc/kfree",
+		    SB_ENUM, 0, 0, 1, fastpath_apis },
+	[P_CPU] = { "cpu", "CPU the loop runs on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+};
+
+struct fastpath {
+	struct sb_ctx *ctx;
+	struct kmem_cache *cache;
+	s64 *ns;
+	s64 *cycles;
+	struct sb_timer overhead;
+};
+
+static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
+{
+	size_t size = f->ctx->val[P_SIZE];
+	bool use_cache = f->ctx->val[P_API] == 0;
+	u64 done, i, n;
+	void *obj;
+
+	t->ns = 0;
+	t->cycles = 0;
+	for (done = 0; done < iters; done += n) {
+		n = min_t(u64, SB_BATCH, iters - done);
+		sb_timer_start(t);
+		for (i = 0; i < n; i++) {
+			obj = use_cache ? kmem_cache_alloc(f->cache, GFP_KERNEL) :
+					  kmalloc(size, GFP_KERNEL);
+			if (unlikely(!obj))
+				return -ENOMEM;
+			if (use_cache)
+				kmem_cache_free(f->cache, obj);
+			else
+				kfree(obj);
+		}
+		sb_timer_stop(t);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int fastpath_pinned(void *arg)
+{
+	struct fastpath *f = arg;
+	u64 iters = f->ctx->val[P_ITERS];
+	struct sb_timer t;
+	unsigned int r;
+	int ret;
+
+	sb_loop_overhead(iters, &f->overhead);
+	/* One untimed pass warms the per-CPU cache. */
+	ret = fastpath_loop(f, min_t(u64, iters, SB_BATCH), &t);
+	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
+		ret = fastpath_loop(f, iters, &t);
+		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
+		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
+	}
+	return ret;
+}
+
+static int fastpath_run(struct sb_ctx *ctx)
+{
+	unsigned int repeats = ctx->val[P_REPEATS];
+	struct fastpath f = { .ctx = ctx };
+	char name[32];
+	int ret = -ENOMEM;
+
+	if (!cpu_online(ctx->val[P_CPU]))
+		return sb_fail(ctx, "cpu=%llu is not online", ctx->val[P_CPU]);
+	f.ns = kcalloc(repeats, sizeof(*f.ns), GFP_KERNEL);
+	f.cycles = kcalloc(repeats, sizeof(*f.cycles), GFP_KERNEL);
+	if (!f.ns || !f.cycles)
+		goto out;
+	if (ctx->val[P_API] == 0) {
+		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
+		f.cache = sb_cache_create(name, ctx->val[P_SIZE]);
+		if (!f.cache)
+			goto out;
+	}
+	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
+	if (ret)
+		goto out;
+	sb_printf(ctx->out, "\"loop_overhead_ns\":");
+	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
+					       ctx->val[P_ITERS]));
+	sb_printf(ctx->out, ",\"metrics\":{");
+	sb_out_metric(ctx->out, true, "ns_per_op", "ns", true, f.ns, repeats);
+	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
+		      f.cycles, repeats);
+	sb_printf(ctx->out, "}");
+out:
+	kmem_cache_destroy(f.cache);
+	kfree(f.cycles);
+	kfree(f.ns);
+	return ret;
+}
+
+const struct sb_test sb_test_fastpath = {
+	.name = "fastpath",
+	.desc = "alloc+free of one object in a loop: the per-CPU fast path",
+	.params = fastpath_params,
+	.nr_params = ARRAY_SIZE(fastpath_params),
+	.run = fastpath_run,
+};

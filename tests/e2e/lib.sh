@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the end-to-end tests: ok/not ok lines and a scratch directory.
+SB=${SB:-$PWD/build/slabbench}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+	fi
+}
+
+# jq -e on a file: the expression must be true.
+jqt() {
+	jq -e "$2" "$1" >/dev/null
+}

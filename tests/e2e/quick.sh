@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# Builds the slab and slub guests, runs the quick workload in each and
+# checks what came back: every number from the module in a booted guest.
+. tests/e2e/lib.sh
+
+repeats=$(jq '[.tests[].params.repeats] | min' workloads/quick.json)
+ntests=$(jq '.tests | length' workloads/quick.json)
+
+for alloc in slab slub; do
+	out=$TMP/$alloc.json
+	check "$alloc: run --workload=quick exits 0" \
+		"$SB" run --alloc=$alloc --workload=quick -o "$out"
+	[ -f "$out" ] || { echo "not ok - $alloc: no results file"; continue; }
+	check "$alloc: status complete" jqt "$out" '.status == "complete" and .schema == 1'
+	check "$alloc: accelerator and QEMU recorded" \
+		jqt "$out" '(.vm.accel | IN("kvm","tcg","icount")) and (.vm.qemu | test("QEMU"))'
+	check "$alloc: guest config is the built config" jqt "$out" '.guest.config_matches_build == true'
+	check "$alloc: module info has the release" jqt "$out" '.guest.info.release == .kernel.release'
+	check "$alloc: the guest brought up every vCPU" jqt "$out" '.guest.info.cpus_online == .vm.cpus'
+	check "$alloc: $ntests tests in the results" jqt "$out" ".tests | length == $ntests"
+	check "$alloc: every metric has repeats=$repeats samples" \
+		jqt "$out" "[.tests[].metrics[].samples | length == $repeats] | all"
+	check "$alloc: every ns/op sample is positive" \
+		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . > 0] | all'
+	check "$alloc: the clock resolves below a microsecond per batch" \
+		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . < 1000000] | all'
+	check "$alloc: console log kept, no kernel problem" \
+		jqt "$out" '.boots[0].console_problem == null and (.boots[0].console | length > 0)'
+	check "$alloc: meminfo before and after" \
+		jqt "$out" '.boots[0].snapshots.before.meminfo.MemTotal > 0 and .boots[0].snapshots.after.meminfo.Slab > 0'
+done
+
+check "slab guest runs SLAB" jqt "$TMP/slab.json" '.guest.info.allocator == "SLAB"'
+check "slab guest config has CONFIG_SLAB_DEPRECATED=y" \
+	jqt "$TMP/slab.json" '.guest.allocator_config | index("CONFIG_SLAB_DEPRECATED=y") != null'
+check "slab guest config has the hidden CONFIG_SLAB=y" \
+	jqt "$TMP/slab.json" '.guest.allocator_config | index("CONFIG_SLAB=y") != null'
+check "slub guest runs SLUB" jqt "$TMP/slub.json" '.guest.info.allocator == "SLUB"'
+check "slub guest config has CONFIG_SLUB=y and no SLAB" \
+	jqt "$TMP/slub.json" '(.guest.allocator_config | index("CONFIG_SLUB=y") != null) and
+		(.guest.allocator_config | index("# CONFIG_SLAB_DEPRECATED is not set") != null)'
+
+# A kernel whose inputs did not change is not rebuilt.
+check "a second build of slab rebuilds nothing" \
+	bash -c "vm/kernel.sh build slab 2>&1 >/dev/null | grep -q 'building the' && exit 1 || exit 0"
+
+# The module rejects an out-of-bounds spec; the run fails, nothing complete is written.
+cat >"$TMP/bad.json" <<'JSON'
+{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "size": 100000 } } ] }
+JSON
+"$SB" run --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
+rc=$?
+check "an out-of-range parameter fails the run" test "$rc" -ne 0
+check "the module's reason reaches the user" grep -q 'size=100000: out of range \[8, 8192\]' "$TMP/bad.err"
+check "no complete results file for a failed run" test ! -e "$TMP/bad-out.json"
+check "partial results kept and marked" jqt "$TMP/bad-out.partial.json" '.status == "partial"'
+
+"$SB" run --alloc=slab --workload="$TMP/nonexistent.json" 2>"$TMP/nf.err"
+check "a missing workload file is a usage error" test $? -eq 2
+check "the message names the file" grep -q "nonexistent.json" "$TMP/nf.err"
+"$SB" run --alloc=slib 2>"$TMP/alloc.err"
+check "an unknown allocator is a usage error" test $? -eq 2
+check "the message lists the known ones" grep -q "known: slab, slub" "$TMP/alloc.err"
+"$SB" run --cpus=0 2>/dev/null
+check "--cpus=0 is refused" test $? -eq 2
+"$SB" frobnicate 2>/dev/null
+check "an unknown command is refused" test $? -eq 2
+"$SB" run --help | grep -q -- '--alloc'
+check "run --help describes --alloc" test $? -eq 0

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test runner: host unit tests (the programs given as arguments, built
+# with ASan and UBSan), then every tests/e2e/*.sh, which boot guests.
+# Each test prints "ok - ..." or "not ok - ..."; the last line counts them.
+#
+#   SLABBENCH_TESTS=unit   only the unit tests
+#   SLABBENCH_TESTS=e2e    only the end-to-end tests
+set -u
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Runs one test program, echoes its lines and counts them. A program that
+# dies without saying "not ok" (a sanitizer report, a crash) counts as one
+# failure of its own.
+run() {
+	local name=$1 rc p f
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	grep -E '^(not )?ok - ' "$log" | sed "s|^|$name: |"
+	p=$(grep -c '^ok - ' "$log")
+	f=$(grep -c '^not ok - ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name: exited with status $rc"
+		f=1
+	fi
+	if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then
+		echo "--- output of $name ---"
+		grep -vE '^(not )?ok - ' "$log" | tail -n 40
+		echo "---"
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+what=${SLABBENCH_TESTS:-all}
+if [ "$what" != e2e ]; then
+	for t in "$@"; do
+		run "$(basename "$t")" "$t"
+	done
+fi
+if [ "$what" != unit ]; then
+	for t in tests/e2e/*.sh; do
+		[ -e "$t" ] || continue
+		run "$(basename "$t" .sh)" bash "$t"
+	done
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

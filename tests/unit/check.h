@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal TAP-like harness: each CHECK prints "ok - NAME" or
+ * "not ok - NAME"; tests/run.sh counts them across all test programs.
+ */
+#ifndef SLABBENCH_CHECK_H
+#define SLABBENCH_CHECK_H
+
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures;
+
+#define CHECK(cond, ...)                                                    \
+	do {                                                                \
+		if (cond) {                                                 \
+			printf("ok - ");                                    \
+		} else {                                                    \
+			printf("not ok - %s:%d: ", __FILE__, __LINE__);     \
+			check_failures++;                                   \
+		}                                                           \
+		printf(__VA_ARGS__);                                        \
+		printf("\n");                                               \
+	} while (0)
+
+#define CHECK_STR(got, want, ...)                                           \
+	do {                                                                \
+		const char *g_ = (got), *w_ = (want);                       \
+		CHECK(g_ && !strcmp(g_, w_), __VA_ARGS__);                  \
+		if (!(g_ && !strcmp(g_, w_)))                               \
+			printf("#   got '%s', want '%s'\n", g_ ? g_ : "(null)", w_); \
+	} while (0)
+
+#define CHECK_NEAR(got, want, tol, ...)                                     \
+	do {                                                                \
+		double g_ = (got), w_ = (want);                             \
+		CHECK(g_ - w_ <= (tol) && w_ - g_ <= (tol), __VA_ARGS__);   \
+		if (!(g_ - w_ <= (tol) && w_ - g_ <= (tol)))                \
+			printf("#   got %.9g, want %.9g\n", g_, w_);        \
+	} while (0)
+
+static inline int check_done(void)
+{
+	return check_failures ? 1 : 0;
+}
+
+#endif

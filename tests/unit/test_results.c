@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "check.h"
+#include "results.h"
+#include "workload.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char workload_text[] =
+	"{\"name\":\"t\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":64}}]}";
+
+static char *frame(const char *kind, const char *name, const char *data)
+{
+	return xasprintf("@SB %s %s %zu\n%s\n", kind, name, strlen(data), data);
+}
+
+static cJSON *new_doc(void)
+{
+	cJSON *doc = cJSON_CreateObject(), *tests, *t;
+
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddStringToObject(doc, "status", "partial");
+	tests = cJSON_AddArrayToObject(doc, "tests");
+	t = cJSON_CreateObject();
+	cJSON_AddStringToObject(t, "test", "fastpath");
+	cJSON_AddItemToArray(tests, t);
+	cJSON_AddArrayToObject(doc, "boots");
+	return doc;
+}
+
+static void test_frames_to_results(void)
+{
+	const char *res = "{\"test\":\"fastpath\",\"params\":{\"size\":64},"
+			  "\"loop_overhead_ns\":0.5,\"metrics\":{\"ns_per_op\":"
+			  "{\"unit\":\"ns\",\"better\":\"lower\",\"samples\":[10.5,11.5]}}}";
+	char *f1 = frame("ready", "uptime", "0.4"), *f2 = frame("result", "0", res);
+	char *f3 = frame("file", "meminfo.before", "MemTotal: 1000 kB\nSlab: 20 kB\n");
+	char *f4 = frame("missing", "slabinfo.before", "");
+	char *f5 = frame("cmd", "config", "CONFIG_SLUB=y\n# CONFIG_SLAB_DEPRECATED is not set\nCONFIG_SMP=y\n");
+	char *chan = xasprintf("%s%s%s%s%s", f1, f2, f3, f4, f5), *why;
+	struct workload w;
+	cJSON *doc = new_doc(), *boot = cJSON_CreateObject(), *m, *snap;
+
+	workload_parse("t.json", workload_text, 0, &w);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "boots"), boot);
+	CHECK(results_add_frames(doc, boot, &w, chan, strlen(chan),
+				 "CONFIG_SLUB=y\n# CONFIG_SLAB_DEPRECATED is not set\nCONFIG_SMP=y\n",
+				 "CONFIG_SLUB=y\n# CONFIG_SLAB_DEPRECATED is not set\n", &why) == 0,
+	      "frames are accepted");
+	/* A second boot appends samples and keeps them apart per boot. */
+	boot = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "boots"), boot);
+	CHECK(results_add_frames(doc, boot, &w, f2, strlen(f2), NULL, "", &why) == 0,
+	      "second boot accepted");
+	results_summarize(doc);
+	m = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 0), "metrics"), "ns_per_op");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(m, "samples")) == 4, "samples of both boots");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(m, "boots")) == 2, "samples kept per boot");
+	CHECK_NEAR(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "summary"), "mean")->valuedouble, 11.0,
+		   1e-12, "summary mean");
+	snap = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "boots"), 0), "snapshots"), "before");
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(snap, "meminfo"), "Slab")->valuedouble == 20,
+	      "meminfo snapshot parsed");
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(snap, "slabinfo")), "missing slabinfo is null");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "guest"), "config_matches_build")),
+	      "guest config matches the build");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "guest"), "allocator_config")) == 2,
+	      "guest allocator lines picked out");
+	cJSON_Delete(doc);
+	workload_free(&w);
+	free(f1); free(f2); free(f3); free(f4); free(f5); free(chan);
+}
+
+static void test_guest_error(void)
+{
+	char *f = frame("error", "0", "{\"error\":\"size=9999: out of range [8, 8192]\",\"errno\":22}");
+	struct workload w;
+	cJSON *doc = new_doc(), *boot = cJSON_CreateObject();
+	char *why = NULL;
+
+	workload_parse("t.json", workload_text, 0, &w);
+	CHECK(results_add_frames(doc, boot, &w, f, strlen(f), NULL, "", &why) == -1,
+	      "an error frame fails the run");
+	CHECK(why && strstr(why, "out of range") && strstr(why, "test=fastpath size=64"),
+	      "the reason names the spec and the module's message");
+	free(why);
+	why = NULL;
+	CHECK(results_add_frames(doc, boot, &w, "junk\n", 5, NULL, "", &why) == -1 && why,
+	      "a malformed channel fails the run");
+	free(why);
+	cJSON_Delete(boot);
+	cJSON_Delete(doc);
+	workload_free(&w);
+	free(f);
+}
+
+static void test_load(void)
+{
+	char dir[] = "/tmp/sbtest-XXXXXX";
+	char *path, *text;
+	cJSON *doc = new_doc(), *back;
+
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	path = xasprintf("%s/r.json", dir);
+	CHECK(results_save(path, doc) == 0, "results saved");
+	back = results_load(path);
+	CHECK(back != NULL, "saved results load again");
+	cJSON_Delete(back);
+	text = read_file(path, NULL);
+	text[strlen(text) / 2] = '\0';
+	CHECK(results_parse(path, text) == NULL, "a truncated file is refused");
+	CHECK(results_parse(path, "{\"schema\":99,\"status\":\"complete\",\"tests\":[]}") == NULL,
+	      "an unknown schema is refused");
+	CHECK(results_parse(path, "{\"status\":\"complete\"}") == NULL, "no schema is refused");
+	CHECK(results_load("/nonexistent/r.json") == NULL, "a missing file is refused");
+	unlink(path);
+	rmdir(dir);
+	free(text);
+	free(path);
+	cJSON_Delete(doc);
+}
+
+static void test_meminfo(void)
+{
+	cJSON *m = meminfo_parse("MemTotal:        500000 kB\nHugePages_Total:       0\nPercpu:  123 kB\n");
+
+	CHECK(cJSON_GetObjectItem(m, "MemTotal")->valuedouble == 500000, "meminfo kB field");
+	CHECK(cJSON_GetObjectItem(m, "HugePages_Total")->valuedouble == 0, "meminfo unitless field");
+	CHECK(cJSON_GetObjectItem(m, "Percpu")->valuedouble == 123, "meminfo Percpu");
+	cJSON_Delete(m);
+}
+
+int main(void)
+{
+	test_frames_to_results();
+	test_guest_error();
+	test_load();
+	test_meminfo();
+	return check_done();
+}

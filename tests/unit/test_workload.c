@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "check.h"
+#include "workload.h"
+
+#include <stdlib.h>
+
+static void test_valid(void)
+{
+	struct workload w;
+	const char *text =
+		"{\"name\":\"quick\",\"description\":\"d\",\"timeout_s\":120,\"tests\":["
+		"{\"test\":\"fastpath\",\"params\":{\"size\":64,\"repeats\":5}},"
+		"{\"test\":\"fastpath\",\"params\":{\"api\":\"kmalloc\"}},"
+		"{\"test\":\"fastpath\"}]}";
+
+	CHECK(workload_parse("w.json", text, 0, &w) == 0, "valid workload parses");
+	CHECK(w.nr_tests == 3, "three tests");
+	CHECK_STR(w.tests[0].spec, "test=fastpath size=64 repeats=5", "spec with numbers");
+	CHECK_STR(w.tests[1].spec, "test=fastpath api=kmalloc", "spec with a word");
+	CHECK_STR(w.tests[2].spec, "test=fastpath", "spec without params");
+	CHECK_NEAR(w.timeout_s, 120, 0, "timeout_s read");
+	workload_free(&w);
+
+	CHECK(workload_parse("w.json", text, 9, &w) == 0, "parses with --repeat");
+	CHECK_STR(w.tests[0].spec, "test=fastpath size=64 repeats=9", "--repeat replaces repeats");
+	CHECK_STR(w.tests[2].spec, "test=fastpath repeats=9", "--repeat adds repeats");
+	workload_free(&w);
+}
+
+static void test_invalid(void)
+{
+	static const char *const bad[] = {
+		"", "[1]", "{\"name\":\"q\"", "{\"name\":\"q\",\"tests\":[]}",
+		"{\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\"}],\"bogus\":1}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fast path\"}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"parms\":{}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":-1}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":1.5}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":[1]}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"a b\":1}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"api\":\"x y\"}}]}",
+		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"test\":\"x\"}}]}",
+		"{\"name\":\"q\",\"timeout_s\":0,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"tests\":[7]}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct workload w;
+
+		CHECK(workload_parse("bad.json", bad[i], 0, &w) == -1,
+		      "invalid workload %zu is rejected", i);
+	}
+}
+
+static void test_shipped(void)
+{
+	static const char *const names[] = { "quick" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *path = workload_resolve(names[i]);
+		struct workload w;
+
+		CHECK(workload_load(path, 0, &w) == 0, "workloads/%s.json loads", names[i]);
+		workload_free(&w);
+		free(path);
+	}
+}
+
+int main(void)
+{
+	test_valid();
+	test_invalid();
+	test_shipped();
+	return check_done();
+}

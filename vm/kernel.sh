@@ -1,0 +1,277 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest kernel recipe: Debian linux-source tarball + vm/patches + vm/config
+# fragments -> bzImage, built in a cache outside the repository.
+#
+#   vm/kernel.sh build VARIANT [AGENT]
+#                                build the kernel and slabbench.ko if needed,
+#                                and with AGENT (the guest agent binary) the
+#                                base initramfs; prints key=value lines
+#   vm/kernel.sh hash VARIANT    the inputs hash of VARIANT
+#   vm/kernel.sh list            every variant with its cache state
+#   vm/kernel.sh clean [VARIANT] remove cached builds
+#
+# A build directory is named after the hash of everything that goes into it
+# (source package version, patches, fragments, this recipe, compiler), so an
+# unchanged variant is never rebuilt and a changed one never reuses stale
+# objects. Only a directory holding the .complete stamp counts as built.
+
+set -euo pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(dirname "$VM_DIR")
+CACHE=${SLABBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slabbench}
+JOBS=${SLABBENCH_JOBS:-$(nproc)}
+# Part of every kernel's inputs hash: bump it when a change to this file
+# changes what a kernel build produces (editing the rest rebuilds nothing).
+KERNEL_RECIPE=1
+
+die() { echo "vm/kernel.sh: $*" >&2; exit 1; }
+
+# Sets TREE and FRAGMENTS for variant $1 from vm/variants.
+variant_lookup() {
+	local name tree rest
+	while read -r name tree rest; do
+		case $name in ''|'#'*) continue ;; esac
+		if [ "$name" = "$1" ]; then
+			TREE=$tree
+			read -r -a FRAGMENTS <<<"$rest"
+			return 0
+		fi
+	done <"$VM_DIR/variants"
+	die "unknown variant '$1' (known: $(variant_names | tr '\n' ' '))"
+}
+
+variant_names() {
+	awk '!/^#/ && NF { print $1 }' "$VM_DIR/variants"
+}
+
+source_tarball() {
+	local tb=/usr/src/linux-source-$1.tar.xz
+	[ -f "$tb" ] || die "$tb is missing: install it with 'apt-get install linux-source-$1'"
+	echo "$tb"
+}
+
+# Hash of what determines the patched source tree.
+source_hash() {
+	local tb
+	tb=$(source_tarball "$1")
+	{
+		echo "tree $1"
+		dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null || stat -c '%s %Y' "$tb"
+		cat "$VM_DIR"/patches/"$1"/*.patch 2>/dev/null || true
+	} | sha256sum | cut -c1-12
+}
+
+# Hash of everything that goes into a variant's kernel.
+variant_hash() {
+	variant_lookup "$1"
+	{
+		echo "variant $1"
+		source_hash "$TREE"
+		for f in "${FRAGMENTS[@]}"; do cat "$VM_DIR/config/$f.config"; done
+		echo "recipe $KERNEL_RECIPE"
+		gcc --version | head -n 1
+	} | sha256sum | cut -c1-12
+}
+
+# Extracts and patches the tree once per source hash; prints its path.
+prepare_source() {
+	local tree=$1 hash src tb tmp p
+	hash=$(source_hash "$tree")
+	src=$CACHE/src/linux-$tree-$hash
+	if [ ! -f "$src/.complete" ]; then
+		tb=$(source_tarball "$tree")
+		tmp=$src.tmp.$$
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		progress_note "extracting $tb"
+		tar -xJf "$tb" -C "$tmp" --strip-components=1
+		for p in "$VM_DIR"/patches/"$tree"/*.patch; do
+			[ -e "$p" ] || continue
+			patch -d "$tmp" -p1 -s -N --no-backup-if-mismatch <"$p" >/dev/null ||
+				die "patch $(basename "$p") does not apply to linux-source-$tree"
+		done
+		touch "$tmp/.complete"
+		rm -rf "$src"
+		mv "$tmp" "$src"
+	fi
+	echo "$src"
+}
+
+progress_note() {
+	[ -n "${SLABBENCH_QUIET:-}" ] || echo "slabbench: $*" >&2
+}
+
+# Runs make with its output in a log; on a terminal (and outside CI) a
+# status line counts compiled files, elsewhere the log stays silent.
+run_make() {
+	local what=$1 log=$2 pid start n
+	shift 2
+	start=$SECONDS
+	if [ -t 2 ] && [ -z "${CI:-}" ]; then
+		"$@" >"$log" 2>&1 &
+		pid=$!
+		while kill -0 "$pid" 2>/dev/null; do
+			n=$(grep -c '^  CC' "$log" 2>/dev/null || true)
+			printf '\r\033[Kslabbench: %s: %s files compiled, %ds' "$what" "$n" $((SECONDS - start)) >&2
+			sleep 1
+		done
+		printf '\r\033[K' >&2
+		wait "$pid" || { tail -n 30 "$log" >&2; die "$what failed (log: $log)"; }
+	else
+		"$@" >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$what failed (log: $log)"; }
+	fi
+	progress_note "$what: done in $((SECONDS - start))s"
+}
+
+# Lines of .config that name the allocator; the rest must agree between the
+# variants of one tree.
+ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_STATS|SLUB_CPU_PARTIAL|SLAB_MERGE_DEFAULT|SLAB_FREELIST_RANDOM|SLAB_FREELIST_HARDENED|SLUB_TINY|DEBUG_SLAB|HAVE_HARDENED_USERCOPY_ALLOCATOR)[= ]'
+
+# slabbench.ko for the kernel in $1, in a directory named after the hash
+# of the module's sources; sets KMOD.
+build_module() {
+	local out=$1 khash dir cc=gcc
+	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] | sha256sum | cut -c1-12)
+	dir=$out/kmod-$khash
+	KMOD=$dir/slabbench.ko
+	[ -f "$dir/.complete" ] && return 0
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$dir/"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	# W=1 and -Werror: the module must build warning-free on every tree.
+	run_make "building slabbench.ko for $(basename "$out")" "$dir/build.log" \
+		make -C "$out" M="$dir" ARCH=x86_64 CC="$cc" W=1 KCFLAGS=-Werror modules
+	touch "$dir/.complete"
+}
+
+# The base initramfs: the agent as /init, busybox-static, the module.
+# Per-run inputs are a second archive that the runner appends.
+build_initramfs() {
+	local out=$1 agent=$2 ihash list dir applet
+	[ -x "$agent" ] || die "guest agent '$agent' is not an executable"
+	[ -x /bin/busybox ] || die "/bin/busybox is missing: install it with 'apt-get install busybox-static'"
+	! ldd /bin/busybox >/dev/null 2>&1 ||
+		die "/bin/busybox is not static: install busybox-static"
+	ihash=$({ cat "$agent" "$KMOD" /bin/busybox; declare -f build_initramfs; } | sha256sum | cut -c1-12)
+	INITRAMFS=$out/initramfs-$ihash.cpio
+	[ -f "$INITRAMFS" ] && return 0
+	list=$out/initramfs-$ihash.list
+	{
+		for dir in /dev /proc /sys /tmp /bin /sbin /usr /usr/bin /usr/sbin \
+			/lib /lib/modules /slabbench /root; do
+			echo "dir $dir 0755 0 0"
+		done
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "file /init $agent 0755 0 0"
+		echo "file /bin/busybox /bin/busybox 0755 0 0"
+		echo "file /lib/modules/slabbench.ko $KMOD 0644 0 0"
+		for applet in $(/bin/busybox --list-full); do
+			[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
+		done
+	} >"$list"
+	"$out/usr/gen_init_cpio" "$list" >"$INITRAMFS.tmp" || die "gen_init_cpio failed on $list"
+	mv "$INITRAMFS.tmp" "$INITRAMFS"
+}
+
+build_variant() {
+	local variant=$1 hash out src f want
+	hash=$(variant_hash "$variant")
+	variant_lookup "$variant"
+	out=$CACHE/kernels/$variant-$hash
+	if [ ! -f "$out/.complete" ]; then
+		src=$(prepare_source "$TREE")
+		mkdir -p "$out"
+		exec 9>"$out/.lock"
+		flock 9
+		if [ ! -f "$out/.complete" ]; then
+			progress_note "building the $variant kernel (linux-source-$TREE, $hash)"
+			make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >"$out/config.log" 2>&1 ||
+				die "tinyconfig failed (log: $out/config.log)"
+			local frags=()
+			for f in "${FRAGMENTS[@]}"; do frags+=("$VM_DIR/config/$f.config"); done
+			(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") \
+				>>"$out/config.log" 2>&1 || die "merge_config failed (log: $out/config.log)"
+			make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig >>"$out/config.log" 2>&1 ||
+				die "olddefconfig failed (log: $out/config.log)"
+			# A fragment line that Kconfig dropped means the variant is not
+			# what its name says; refuse to build it.
+			for f in "${frags[@]}"; do
+				while IFS= read -r want; do
+					case $want in
+					CONFIG_*=*) grep -qxF "$want" "$out/.config" ||
+						die "$(basename "$f"): '$want' did not survive olddefconfig" ;;
+					'# CONFIG_'*' is not set')
+						grep -q "^${want#\# }" "$out/.config" 2>/dev/null &&
+							die "$(basename "$f"): '$want' did not survive olddefconfig"
+						want=${want#\# }; want=${want% is not set}
+						grep -q "^$want=" "$out/.config" &&
+							die "$(basename "$f"): '# $want is not set' did not survive olddefconfig" ;;
+					esac
+				done <"$f"
+			done
+			local cc=gcc
+			command -v ccache >/dev/null && cc="ccache gcc"
+			run_make "building the $variant kernel" "$out/build.log" \
+				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
+			grep -E "$ALLOC_RE" "$out/.config" | sort >"$out/slabbench.alloc.config"
+			grep -vE "$ALLOC_RE" "$out/.config" | grep -v '^#$' | grep -v '^# Linux/' |
+				grep -v '^# Compiler:' | sed '/^$/d' | sort >"$out/slabbench.common.config"
+			echo "$TREE" >"$out/slabbench.tree"
+			echo "$src" >"$out/slabbench.source"
+			touch "$out/.complete"
+		fi
+		exec 9>&-
+	fi
+	build_module "$out"
+	[ -z "${2:-}" ] || build_initramfs "$out" "$2"
+	echo "variant=$variant"
+	echo "hash=$hash"
+	echo "tree=$(cat "$out/slabbench.tree")"
+	echo "dir=$out"
+	echo "source=$(cat "$out/slabbench.source")"
+	echo "bzimage=$out/arch/x86/boot/bzImage"
+	echo "release=$(cat "$out/include/config/kernel.release")"
+	echo "module=$KMOD"
+	[ -z "${2:-}" ] || echo "initramfs=$INITRAMFS"
+	echo "gen_init_cpio=$out/usr/gen_init_cpio"
+	echo "alloc_config=$out/slabbench.alloc.config"
+	echo "common_config=$out/slabbench.common.config"
+}
+
+list_variants() {
+	local v hash state
+	printf '%-10s %-5s %-12s %s\n' VARIANT TREE HASH STATE
+	for v in $(variant_names); do
+		variant_lookup "$v"
+		if hash=$(variant_hash "$v" 2>/dev/null); then
+			state="not built"
+			[ -f "$CACHE/kernels/$v-$hash/.complete" ] && state="built ($CACHE/kernels/$v-$hash)"
+		else
+			hash=-
+			state="linux-source-$TREE not installed"
+		fi
+		printf '%-10s %-5s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
+	done
+}
+
+clean() {
+	if [ $# -eq 0 ]; then
+		rm -rf "$CACHE/kernels" "$CACHE/src"
+	else
+		variant_lookup "$1"
+		rm -rf "$CACHE/kernels/$1-"*
+	fi
+}
+
+case ${1:-} in
+build) [ $# -ge 2 ] && [ $# -le 3 ] || die "usage: kernel.sh build VARIANT [AGENT]"
+	build_variant "$2" "${3:-}" ;;
+hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
+list) list_variants ;;
+clean) shift; clean "$@" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | clean [VARIANT]" ;;
+esac
