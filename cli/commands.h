@@ -5,5 +5,6 @@
 
 /* argv[0] is the subcommand's name; returns the exit status. */
 int cmd_run(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "build and boot guest kernels, run a workload, write results JSON" },
+	{ "kernel", cmd_kernel, "build, list or clean the cached guest kernels" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench kernel: the guest kernels in the cache. The recipe itself is
+ * vm/kernel.sh; this gives it the same front door as every other command.
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "guest.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char kernel_usage[] =
+	"usage: slabbench kernel build VARIANT...\n"
+	"       slabbench kernel list\n"
+	"       slabbench kernel clean [VARIANT...]\n"
+	"\n"
+	"Builds, lists (with cache state and inputs hash) or removes guest\n"
+	"kernels. Variants are listed in vm/variants; the cache is\n"
+	"$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n";
+
+static int kernel_script(const char *verb, const char *variant)
+{
+	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
+	char *argv[] = { "bash", script, (char *)verb, (char *)variant, NULL };
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	free(script);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static int check_variants(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		char *known;
+		bool ok = variant_known(argv[i], &known);
+
+		if (!ok)
+			error("kernel: unknown variant '%s' (known: %s)", argv[i], known);
+		free(known);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	const char *verb = argc > 1 ? argv[1] : NULL;
+	int ret = 0;
+
+	if (!verb || !strcmp(verb, "--help") || !strcmp(verb, "-h")) {
+		fputs(kernel_usage, verb ? stdout : stderr);
+		return verb ? 0 : 2;
+	}
+	if (!strcmp(verb, "list")) {
+		if (argc != 2)
+			return error("kernel list: takes no arguments"), 2;
+		return kernel_script("list", NULL) ? 1 : 0;
+	}
+	if (strcmp(verb, "build") && strcmp(verb, "clean"))
+		return error("kernel: '%s' is not build, list or clean", verb), 2;
+	if (check_variants(argc - 2, argv + 2))
+		return 2;
+	if (!strcmp(verb, "build") && argc < 3)
+		return error("kernel build: name at least one variant"), 2;
+	if (!strcmp(verb, "clean") && argc == 2)
+		return kernel_script("clean", NULL) ? 1 : 0;
+	for (int i = 2; i < argc && !ret; i++) {
+		struct guest g;
+
+		if (!strcmp(verb, "clean")) {
+			ret = kernel_script("clean", argv[i]);
+		} else if (!(ret = guest_prepare(argv[i], &g))) {
+			printf("%s %s %s\n", g.variant, g.release, g.bzimage);
+			guest_free(&g);
+		}
+	}
+	return ret ? 1 : 0;
+}
