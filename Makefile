@@ -17,9 +17,10 @@ SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lm
 
-CLI_LIB := cli/util.c cli/frames.c cli/workload.c cli/stats.c cli/results.c \
-	cli/vm.c cli/guest.c
+# Every cli/*.c is a library shared by the commands and the unit tests,
+# except the program's entry, the commands and the guest agent.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
+CLI_LIB := $(filter-out cli/slabbench.c cli/agent.c $(CLI_CMDS),$(wildcard cli/*.c))
 CLI_HDRS := $(wildcard cli/*.h)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
