@@ -6,6 +6,7 @@
 #                 run the quick workload on both and print the key figures
 #   make deps     install the Debian packages slabbench needs
 #   make check    checkpatch on kmod/ and vm/patches/
+#   make bench    the harness's own speed: boot-to-ready and build times
 
 VERSION := 0.1
 CC ?= cc
@@ -15,7 +16,7 @@ CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LIBS := -lcjson -lm
+LIBS := -lcjson -lgsl -lgslcblas -lm
 
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry, the commands and the guest agent.
@@ -52,7 +53,10 @@ demo: deps
 check:
 	vm/checkpatch.sh
 
+bench: all
+	$(BUILD)/slabbench bench
+
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test deps demo check clean
+.PHONY: all test deps demo check bench clean

@@ -58,6 +58,7 @@ static char *build_plan(const struct workload *w)
 		"file info /sys/kernel/debug/slabbench/info\n"
 		"file catalogue /sys/kernel/debug/slabbench/tests\n"
 		"cmd config /bin/zcat /proc/config.gz\n"
+		"file cmdline /proc/cmdline\n"
 		"write /proc/sys/vm/stat_refresh 1\n"
 		"file meminfo.before /proc/meminfo\n"
 		"file slabinfo.before /proc/slabinfo\n";
@@ -144,6 +145,8 @@ static cJSON *new_document(const struct run_opts *o, const struct guest *g,
 	alloc = read_file(g->alloc_config, NULL);
 	cJSON_AddItemToObject(kernel, "allocator_config", string_lines(alloc));
 	free(alloc);
+	/* Equal for kernels that differ only in the allocator lines. */
+	cJSON_AddStringToObject(kernel, "common_config_sha256", g->common_sha256);
 
 	cJSON_AddItemToObject(doc, "workload", cJSON_Duplicate(w->json, 1));
 	tests = cJSON_AddArrayToObject(doc, "tests");

@@ -6,5 +6,7 @@
 /* argv[0] is the subcommand's name; returns the exit status. */
 int cmd_run(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -74,10 +74,17 @@ int guest_prepare(const char *variant, struct guest *g)
 	g->release = kv_get(out, "release");
 	g->alloc_config = kv_get(out, "alloc_config");
 	g->common_config = kv_get(out, "common_config");
+	g->common_sha256 = kv_get(out, "common_sha256");
+	{
+		char *secs = kv_get(out, "build_seconds");
+
+		g->build_seconds = secs ? atof(secs) : -1;
+		free(secs);
+	}
 	free(out);
 	if (!g->tree || !g->hash || !g->bzimage || !g->initramfs ||
 	    !g->gen_init_cpio || !g->release || !g->alloc_config ||
-	    !g->common_config) {
+	    !g->common_config || !g->common_sha256) {
 		guest_free(g);
 		return error("%s guest: vm/kernel.sh did not report every path", variant);
 	}
@@ -96,6 +103,7 @@ void guest_free(struct guest *g)
 	free(g->release);
 	free(g->alloc_config);
 	free(g->common_config);
+	free(g->common_sha256);
 	memset(g, 0, sizeof(*g));
 }
 

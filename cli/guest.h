@@ -16,6 +16,8 @@ struct guest {
 	char *release;
 	char *alloc_config;	/* the .config lines that pick the allocator */
 	char *common_config;	/* all the other lines */
+	char *common_sha256;	/* equal between fair variants of one tree */
+	double build_seconds;	/* of the kernel, when it was built; -1 unknown */
 };
 
 /* Whether vm/variants names @variant; lists the known ones otherwise. */

@@ -96,6 +96,10 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 			dst = cJSON_AddObjectToObject(metrics, m->string);
 			cJSON_AddItemToObject(dst, "unit", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "unit"), 1));
 			cJSON_AddItemToObject(dst, "better", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "better"), 1));
+			/* Sweeps label their points, e.g. {"size": 64}. */
+			if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(m, "labels")))
+				cJSON_AddItemToObject(dst, "labels",
+						      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m, "labels"), 1));
 			cJSON_AddArrayToObject(dst, "samples");
 			cJSON_AddArrayToObject(dst, "boots");
 		}
@@ -166,6 +170,10 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 
 			cJSON_DeleteItemFromObject(guest, f.name);
 			cJSON_AddItemToObject(guest, f.name, o ? o : cJSON_CreateNull());
+		} else if (!strcmp(f.kind, "file") && !strcmp(f.name, "cmdline")) {
+			data[strcspn(data, "\n")] = '\0';
+			cJSON_DeleteItemFromObject(boot_obj, "cmdline");
+			cJSON_AddStringToObject(boot_obj, "cmdline", data);
 		} else if (!strcmp(f.kind, "cmd") && !strcmp(f.name, "config")) {
 			cJSON_DeleteItemFromObject(guest, "allocator_config");
 			cJSON_DeleteItemFromObject(guest, "config_matches_build");

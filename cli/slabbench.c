@@ -19,6 +19,8 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run, "build and boot guest kernels, run a workload, write results JSON" },
 	{ "kernel", cmd_kernel, "build, list or clean the cached guest kernels" },
+	{ "bench", cmd_bench, "benchmark the harness: boot-to-ready times, kernel build times" },
+	{ "compare", cmd_compare, "compare results files: means, changes, Welch's t-test" },
 };
 
 static void usage(FILE *f)

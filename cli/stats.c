@@ -3,6 +3,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,4 +38,85 @@ void summarize(const double *x, size_t n, struct summary *s)
 	s->max = sorted[n - 1];
 	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	free(sorted);
+}
+
+/*
+ * (va + vb)^2 / (va^2 / (na - 1) + vb^2 / (nb - 1)), given the shares
+ * va / (va + vb) and vb / (va + vb), so that tiny variances cannot
+ * underflow their squares to 0/0.
+ */
+static double satterthwaite(double sa, size_t na, double sb, size_t nb)
+{
+	return 1 / (sa * sa / (na - 1) + sb * sb / (nb - 1));
+}
+
+int welch_test(const struct summary *a, const struct summary *b, struct welch *w)
+{
+	double va, vb, se2;
+
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	if (se2 == 0) {
+		/*
+		 * Both sides repeat one value exactly, as counts do under
+		 * any accelerator: there is no noise for a difference to hide
+		 * in. Equal means are no evidence of a change (p = 1); unequal
+		 * ones are a certain change, the limit p -> 0 as the
+		 * variances shrink. The degrees of freedom are 0/0.
+		 */
+		w->df = NAN;
+		if (a->mean == b->mean) {
+			w->t = 0;
+			w->p = 1;
+		} else {
+			w->t = b->mean > a->mean ? INFINITY : -INFINITY;
+			w->p = 0;
+		}
+		return 0;
+	}
+	w->t = (b->mean - a->mean) / sqrt(se2);
+	w->df = satterthwaite(va / se2, a->n, vb / se2, b->n);
+	/* The upper tail of |t|, not 1 - P, keeps tiny p-values exact. */
+	w->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df));
+	return 0;
+}
+
+int percent_change(const struct summary *a, const struct summary *b, double *pct)
+{
+	if (a->mean == 0)
+		return -1;
+	*pct = 100 * (b->mean - a->mean) / fabs(a->mean);
+	return 0;
+}
+
+/*
+ * Var(mb / ma) ~ vb / ma^2 + mb^2 va / ma^4 to first order (the delta
+ * method), with va, vb the variances of the means; its degrees of freedom
+ * by Welch-Satterthwaite over those two terms, as in welch_test(). It
+ * assumes the base mean is far from 0 compared with its standard error:
+ * with a noisy base the true interval of a ratio is wider and skewed.
+ */
+int percent_change_ci(const struct summary *a, const struct summary *b, double alpha,
+		      double *lo, double *hi)
+{
+	double pct, ca, cb, se, df, q;
+
+	if (a->n < 2 || b->n < 2 || percent_change(a, b, &pct))
+		return -1;
+	ca = b->mean * b->mean * a->stddev * a->stddev / a->n /
+	     (a->mean * a->mean * a->mean * a->mean);
+	cb = b->stddev * b->stddev / b->n / (a->mean * a->mean);
+	se = sqrt(ca + cb);
+	if (se == 0) {
+		*lo = *hi = pct;
+		return 0;
+	}
+	df = satterthwaite(ca / (ca + cb), a->n, cb / (ca + cb), b->n);
+	q = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	*lo = pct - 100 * q * se;
+	*hi = pct + 100 * q * se;
+	return 0;
 }

@@ -18,4 +18,29 @@ struct summary {
 /* @x is not modified; n == 0 gives a zeroed summary. */
 void summarize(const double *x, size_t n, struct summary *s);
 
+/* Welch's unequal-variance t-test of mean(b) - mean(a), two-sided. */
+struct welch {
+	double t;	/* > 0 when b's mean is the higher */
+	double df;	/* Welch-Satterthwaite; NaN when both variances are 0 */
+	double p;
+};
+
+/*
+ * Returns 0 and fills @w, or -1 when either side has fewer than 2 samples:
+ * no test is possible then, and no p-value is given. When neither side
+ * varies, p is 1 for equal means, else 0 with an infinite t.
+ */
+int welch_test(const struct summary *a, const struct summary *b, struct welch *w);
+
+/* 100 (mean(b) - mean(a)) / |mean(a)|; -1 when mean(a) is 0. */
+int percent_change(const struct summary *a, const struct summary *b, double *pct);
+
+/*
+ * A 1 - @alpha confidence interval of percent_change(), by the delta
+ * method. -1 when there is none: fewer than 2 samples on a side, or a
+ * zero base mean.
+ */
+int percent_change_ci(const struct summary *a, const struct summary *b, double alpha,
+		      double *lo, double *hi);
+
 #endif

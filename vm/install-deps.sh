@@ -12,7 +12,7 @@ PACKAGES=(
 	# the guests
 	qemu-system-x86 busybox-static
 	# the slabbench program and its tests
-	libcjson-dev jq
+	libcjson-dev libgsl-dev jq
 )
 
 missing=()

@@ -55,12 +55,16 @@ source_tarball() {
 
 # Hash of what determines the patched source tree.
 source_hash() {
-	local tb
+	local tb p
 	tb=$(source_tarball "$1")
 	{
 		echo "tree $1"
 		dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null || stat -c '%s %Y' "$tb"
-		cat "$VM_DIR"/patches/"$1"/*.patch 2>/dev/null || true
+		# Only the diffs build the kernel: a reworded commit message
+		# rebuilds nothing.
+		for p in "$VM_DIR"/patches/"$1"/*.patch; do
+			[ -e "$p" ] && sed -n '/^diff /,$p' "$p"
+		done
 	} | sha256sum | cut -c1-12
 }
 
@@ -81,6 +85,10 @@ prepare_source() {
 	local tree=$1 hash src tb tmp p
 	hash=$(source_hash "$tree")
 	src=$CACHE/src/linux-$tree-$hash
+	mkdir -p "$CACHE/src"
+	# Concurrent runs share one tree: the second waits for the first.
+	exec 8>"$src.lock"
+	flock 8
 	if [ ! -f "$src/.complete" ]; then
 		tb=$(source_tarball "$tree")
 		tmp=$src.tmp.$$
@@ -97,6 +105,7 @@ prepare_source() {
 		rm -rf "$src"
 		mv "$tmp" "$src"
 	fi
+	exec 8>&-
 	echo "$src"
 }
 
@@ -215,8 +224,10 @@ build_variant() {
 			done
 			local cc=gcc
 			command -v ccache >/dev/null && cc="ccache gcc"
+			local start=$SECONDS
 			run_make "building the $variant kernel" "$out/build.log" \
 				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
+			echo $((SECONDS - start)) >"$out/slabbench.build_seconds"
 			grep -E "$ALLOC_RE" "$out/.config" | sort >"$out/slabbench.alloc.config"
 			grep -vE "$ALLOC_RE" "$out/.config" | grep -v '^#$' | grep -v '^# Linux/' |
 				grep -v '^# Compiler:' | sed '/^$/d' | sort >"$out/slabbench.common.config"
@@ -240,6 +251,8 @@ build_variant() {
 	echo "gen_init_cpio=$out/usr/gen_init_cpio"
 	echo "alloc_config=$out/slabbench.alloc.config"
 	echo "common_config=$out/slabbench.common.config"
+	echo "common_sha256=$(sha256sum <"$out/slabbench.common.config" | cut -d' ' -f1)"
+	echo "build_seconds=$(cat "$out/slabbench.build_seconds" 2>/dev/null || echo -1)"
 }
 
 list_variants() {

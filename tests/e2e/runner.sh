@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU runner: guest size and command line, hangs, panics, signals,
+# the KVM fallback and per-run inputs. Uses the slub guest.
+. tests/e2e/lib.sh
+
+cat >"$TMP/info.json" <<'JSON'
+{ "name": "info", "tests": [ { "test": "merge" } ] }
+JSON
+
+"$SB" run --alloc=slub --workload="$TMP/info.json" --cpus=4 --mem=768 \
+	--cmdline="slub_debug=- slabbench_marker=1" -o "$TMP/big.json" >/dev/null
+check "--cpus=4 brings up 4 vCPUs" jqt "$TMP/big.json" '.guest.info.cpus_online == 4'
+check "--mem=768 gives the guest 768 MB" \
+	jqt "$TMP/big.json" '.boots[0].snapshots.before.meminfo.MemTotal > 600000 and
+		.boots[0].snapshots.before.meminfo.MemTotal <= 786432'
+check "--cmdline reaches the guest kernel" \
+	jqt "$TMP/big.json" '.boots[0].cmdline | contains("slabbench_marker=1")'
+check "--cmdline is recorded" jqt "$TMP/big.json" '.vm.cmdline == "slub_debug=- slabbench_marker=1"'
+
+# A guest that never finishes: /bin/sh as init waits on the console forever.
+start=$SECONDS
+"$SB" run --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
+	--timeout=12 -o "$TMP/hang.json" >/dev/null 2>"$TMP/hang.err"
+rc=$?
+check "a hung guest fails the run" test "$rc" -eq 1
+check "a hung guest is stopped by the timeout" test $((SECONDS - start)) -lt 40
+check "the timeout is reported" grep -q "timed out" "$TMP/hang.err"
+check "the console tail is shown" grep -q -- "--- last lines of" "$TMP/hang.err"
+check "the hung run's partial results say why" \
+	jqt "$TMP/hang.partial.json" '.status == "partial" and .boots[0].outcome == "timed out"'
+
+"$SB" run --alloc=slub --workload="$TMP/info.json" \
+	--cmdline="rdinit=/nonexistent init=/nonexistent" --timeout=60 \
+	-o "$TMP/panic.json" >/dev/null 2>"$TMP/panic.err"
+check "a kernel panic fails the run" test $? -eq 1
+check "the panic is reported" grep -q "Kernel panic" "$TMP/panic.err"
+check "the panic is in the partial results" \
+	jqt "$TMP/panic.partial.json" '.boots[0].console_problem | contains("Kernel panic")'
+
+# SIGINT and SIGTERM end QEMU and keep the partial results.
+for sig in INT TERM; do
+	"$SB" run --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
+		--timeout=120 -o "$TMP/sig$sig.json" >/dev/null 2>"$TMP/sig$sig.err" &
+	pid=$!
+	qemu=
+	for _ in $(seq 1 200); do
+		qemu=$(pgrep -P "$pid" -f qemu-system || true)
+		[ -n "$qemu" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIG$sig: QEMU was running" test -n "$qemu"
+	check "SIG$sig: the run fails" test "$rc" -ne 0
+	sleep 0.5
+	check "SIG$sig: no QEMU left behind" bash -c "! kill -0 ${qemu:-0} 2>/dev/null"
+	check "SIG$sig: partial results marked interrupted" \
+		jqt "$TMP/sig$sig.partial.json" '.status == "partial" and .boots[0].outcome == "interrupted"'
+done
+
+# auto: KVM where a guest really comes up, else TCG, said once per host boot.
+verdict=${SLABBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slabbench}/kvm.verdict
+rm -f "$verdict"
+"$SB" run --alloc=slub --workload="$TMP/info.json" -o "$TMP/a1.json" >/dev/null 2>"$TMP/a1.err"
+check "--accel=auto completes" jqt "$TMP/a1.json" '.status == "complete"'
+if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	if jqt "$TMP/a1.json" '.vm.accel == "kvm"'; then
+		check "working KVM is used" true
+	else
+		check "broken KVM: the fallback is said" grep -q "KVM is present but" "$TMP/a1.err"
+		check "broken KVM: the verdict is kept" grep -q broken "$verdict"
+		"$SB" run --alloc=slub --workload="$TMP/info.json" -o "$TMP/a2.json" >/dev/null 2>"$TMP/a2.err"
+		check "broken KVM: said only once" bash -c "! grep -q 'KVM is present' '$TMP/a2.err'"
+		check "broken KVM: TCG recorded" jqt "$TMP/a2.json" '.vm.accel == "tcg" and .vm.emulated_time'
+	fi
+else
+	check "no usable /dev/kvm: TCG" jqt "$TMP/a1.json" '.vm.accel == "tcg"'
+fi
+"$SB" run --alloc=slub --workload="$TMP/info.json" --accel=icount -o "$TMP/ic.json" >/dev/null
+check "--accel=icount runs and is recorded" jqt "$TMP/ic.json" '.vm.accel == "icount"'
+
+# Per-run inputs travel in an archive of their own: the base stays as built.
+base=$(vm/kernel.sh build slub "$PWD/build/slabbench-agent" 2>/dev/null | sed -n 's/^initramfs=//p')
+before=$(stat -c %Y "$base")
+"$SB" run --alloc=slub --workload=quick --repeat=2 -o "$TMP/q2.json" >/dev/null
+check "a new workload does not rebuild the base initramfs" test "$(stat -c %Y "$base")" = "$before"
+check "and its plan reached the guest" jqt "$TMP/q2.json" '[.tests[].metrics.ns_per_op.samples | length == 2] | all'

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "check.h"
+#include "compare.h"
+#include "results.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A results document of one test with one metric. */
+static cJSON *doc_new(const char *workload, const char *spec, const char *allocator,
+		      const char *better, const double *x, int n)
+{
+	cJSON *doc = cJSON_CreateObject(), *t, *m, *s, *vm, *kernel, *guest;
+
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddStringToObject(doc, "status", "complete");
+	vm = cJSON_AddObjectToObject(doc, "vm");
+	cJSON_AddStringToObject(vm, "accel", "kvm");
+	cJSON_AddBoolToObject(vm, "emulated_time", 0);
+	cJSON_AddNumberToObject(vm, "cpus", 2);
+	kernel = cJSON_AddObjectToObject(doc, "kernel");
+	cJSON_AddStringToObject(kernel, "tree", "6.1");
+	cJSON_AddStringToObject(kernel, "release", "6.1.192");
+	cJSON_AddStringToObject(kernel, "variant", allocator);
+	guest = cJSON_AddObjectToObject(doc, "guest");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(guest, "info"), "allocator", allocator);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", workload);
+	t = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
+	cJSON_AddStringToObject(t, "test", "fastpath");
+	cJSON_AddStringToObject(t, "spec", spec);
+	m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(t, "metrics"), "ns_per_op");
+	cJSON_AddStringToObject(m, "unit", "ns");
+	cJSON_AddStringToObject(m, "better", better);
+	s = cJSON_AddArrayToObject(m, "samples");
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(s, cJSON_CreateNumber(x[i]));
+	return doc;
+}
+
+static cJSON *metric(cJSON *doc)
+{
+	return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		cJSON_GetObjectItem(doc, "tests"), 0), "metrics"), "ns_per_op");
+}
+
+/* The first other run's figures for the first metric, in compare's JSON. */
+static cJSON *first_cell(cJSON *j)
+{
+	cJSON *test = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "tests"), 0);
+	cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(test, "metrics"), 0);
+
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(m, "runs"), 0);
+}
+
+static const double base_x[] = { 100, 102, 99, 101, 98 };
+static const double slow_x[] = { 120, 123, 118, 121, 122 };
+
+static int build(struct comparison *c, cJSON *a, cJSON *b)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const cJSON *docs[] = { a, b };
+
+	return compare_build(c, paths, docs, 2, 0.05);
+}
+
+static void test_equal(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 5);
+	struct comparison c;
+	char *report;
+
+	CHECK(build(&c, a, b) == 0 && c.nr_rows == 1, "equal samples compared");
+	CHECK(c.rows[0].cells[0].tested && c.rows[0].cells[0].w.p == 1, "equal samples: p = 1");
+	CHECK(!c.rows[0].cells[0].significant, "equal samples: no significant change");
+	CHECK(compare_regressions(&c, 0, &report) == 0 && !*report, "equal samples: no regression");
+	CHECK(c.nr_warnings == 0, "same kernel and accelerator: no warning");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_regression(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", slow_x, 5);
+	struct comparison c;
+	const struct cmp_cell *x;
+	char *report, *text;
+
+	CHECK(build(&c, a, b) == 0, "a regression compared");
+	x = &c.rows[0].cells[0];
+	CHECK(x->significant && x->worse && x->w.p < 1e-4,
+	      "20%% slower, lower is better: significant and worse");
+	CHECK_NEAR(x->pct, 20.8, 1e-9, "percent change of the means");
+	CHECK(x->has_ci && x->ci_lo > 0 && x->ci_hi > x->ci_lo, "its interval excludes 0");
+	CHECK(compare_regressions(&c, 10, &report) == 1 && strstr(report, "ns_per_op +20.80% in SLUB"),
+	      "--fail-on-regression 10 trips and names the metric");
+	free(report);
+	CHECK(compare_regressions(&c, 25, &report) == 0, "--fail-on-regression 25 does not");
+	free(report);
+	text = compare_text(&c);
+	CHECK(strstr(text, "+20.80% *worse") != NULL, "the table marks it *worse");
+	free(text);
+	compare_free(&c);
+
+	/* The same data the other way round is an improvement. */
+	CHECK(build(&c, b, a) == 0, "reversed compared");
+	x = &c.rows[0].cells[0];
+	CHECK(x->significant && !x->worse, "faster is better");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "an improvement is no regression");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_higher_is_better(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "higher", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", slow_x, 5);
+	struct comparison c;
+	cJSON *j, *cell;
+	char *report;
+
+	CHECK(build(&c, a, b) == 0, "higher is better compared");
+	CHECK(c.rows[0].cells[0].significant && !c.rows[0].cells[0].worse, "a rise is better");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "and no regression");
+	free(report);
+	j = compare_json(&c);
+	cell = first_cell(j);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cell, "improvement")) &&
+	      cJSON_IsFalse(cJSON_GetObjectItem(cell, "regression")), "JSON: improvement, no regression");
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItem(cell, "p")) &&
+	      cJSON_IsNumber(cJSON_GetObjectItem(cell, "df")) &&
+	      cJSON_GetArraySize(cJSON_GetObjectItem(cell, "change_pct_ci")) == 2,
+	      "JSON: p, df and the interval");
+	cJSON_Delete(j);
+	compare_free(&c);
+	CHECK(build(&c, b, a) == 0 && c.rows[0].cells[0].worse && c.rows[0].cells[0].significant,
+	      "a fall is worse");
+	CHECK(compare_regressions(&c, 10, &report) == 1 && strstr(report, "higher is better"),
+	      "and a regression");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_workloads(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath size=64", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("other", "test=fastpath size=64", "SLUB", "lower", base_x, 5);
+	cJSON *d = doc_new("w", "test=fastpath size=128", "SLUB", "lower", base_x, 5);
+	cJSON *e = doc_new("w", "test=fastpath size=64", "SLUB", "lower", base_x, 5);
+	struct comparison c;
+
+	CHECK(build(&c, a, b) == -1, "another workload name is refused");
+	compare_free(&c);
+	CHECK(build(&c, a, d) == -1, "another spec is refused");
+	compare_free(&c);
+	cJSON_AddItemToArray(cJSON_GetObjectItem(e, "tests"), cJSON_CreateObject());
+	CHECK(build(&c, a, e) == -1, "another number of tests is refused");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(d);
+	cJSON_Delete(e);
+}
+
+static void test_one_sample(void)
+{
+	const double one[] = { 150 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", one, 1);
+	struct comparison c;
+	cJSON *j, *cell;
+	char *text, *report;
+
+	CHECK(build(&c, a, b) == 0, "n = 1 compared");
+	CHECK(!c.rows[0].cells[0].tested && !c.rows[0].cells[0].significant &&
+	      c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].has_ci,
+	      "n = 1: a change but no test and no interval");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "n = 1: never a regression");
+	free(report);
+	text = compare_text(&c);
+	CHECK(strstr(text, "+50.00% n<2") != NULL, "n = 1: the table says n<2");
+	free(text);
+	j = compare_json(&c);
+	cell = first_cell(j);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cell, "p")) &&
+	      cJSON_IsFalse(cJSON_GetObjectItem(cell, "tested")),
+	      "n = 1: JSON p is null");
+	cJSON_Delete(j);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_exact_counts(void)
+{
+	const double x[] = { 64, 64, 64 }, y[] = { 32, 32, 32 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "higher", x, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3);
+	struct comparison c;
+	cJSON *j;
+	char *s;
+
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].significant && c.rows[0].cells[0].w.p == 0,
+	      "no spread, different means: significant");
+	j = compare_json(&c);
+	s = cJSON_PrintUnformatted(j);
+	CHECK(strstr(s, "\"t\":null,\"df\":null,\"p\":0") != NULL,
+	      "infinite t and NaN df are null in JSON");
+	free(s);
+	cJSON_Delete(j);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static void test_check(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+
+	CHECK(compare_check("a.json", a, false) == 0, "a complete document is accepted");
+	cJSON_ReplaceItemInObject(a, "status", cJSON_CreateString("partial"));
+	CHECK(compare_check("a.json", a, false) == -1, "partial is refused");
+	CHECK(compare_check("a.json", a, true) == 0, "partial with --allow-partial is accepted");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNumber(NAN));
+	CHECK(compare_check("a.json", a, true) == -1, "a NaN sample is refused");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2,
+				 cJSON_CreateNumber(INFINITY));
+	CHECK(compare_check("a.json", a, true) == -1, "an infinite sample is refused");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNull());
+	CHECK(compare_check("a.json", a, true) == -1, "a null sample is refused");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNumber(1));
+	cJSON_ReplaceItemInObject(metric(a), "better", cJSON_CreateString("faster"));
+	CHECK(compare_check("a.json", a, true) == -1, "an unknown direction is refused");
+	cJSON_Delete(a);
+	a = results_parse("a.json", "{\"schema\":1,\"status\":\"complete\",\"workload\":{\"name\":\"w\"},"
+			  "\"tests\":[{\"spec\":\"s\",\"metrics\":{\"m\":{\"better\":\"lower\","
+			  "\"samples\":[1,1e999]}}}]}");
+	CHECK(a && compare_check("a.json", a, false) == -1, "1e999 in a file is refused");
+	cJSON_Delete(a);
+}
+
+static void test_warnings(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 5);
+	struct comparison c;
+	bool accel = false, tree = false, cpus = false, emulated = false;
+
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "accel", cJSON_CreateString("tcg"));
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "emulated_time", cJSON_CreateTrue());
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "cpus", cJSON_CreateNumber(4));
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "kernel"), "tree", cJSON_CreateString("6.12"));
+	CHECK(build(&c, a, b) == 0, "differing runs are still compared");
+	for (int i = 0; i < c.nr_warnings; i++) {
+		accel |= strstr(c.warnings[i], "kvm") && strstr(c.warnings[i], "tcg") &&
+			 strstr(c.warnings[i], "do not compare");
+		tree |= strstr(c.warnings[i], "kernel tree 6.1 vs 6.12") != NULL;
+		cpus |= strstr(c.warnings[i], "guest CPUs 2 vs 4") != NULL;
+		emulated |= strstr(c.warnings[i], "emulated in b.json (tcg)") != NULL;
+	}
+	CHECK(accel, "different accelerators: warned");
+	CHECK(tree, "different kernel trees: warned");
+	CHECK(cpus, "different guest sizes: warned");
+	CHECK(emulated, "emulated time: warned");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+static int widest_line(const char *s)
+{
+	int widest = 0, n = 0;
+
+	for (; *s; s++) {
+		n = *s == '\n' ? 0 : n + 1;
+		widest = n > widest ? n : widest;
+	}
+	return widest;
+}
+
+/* The layout is stable: tests/data/compare.txt is the expected output. */
+static void test_golden(void)
+{
+	static const char *const paths[] = { "tests/data/compare-base.json",
+					     "tests/data/compare-other.json",
+					     "tests/data/compare-other.json" };
+	cJSON *docs[3];
+	struct comparison c;
+	char *text, *want = read_file("tests/data/compare.txt", NULL);
+	cJSON *j, *m;
+
+	for (int i = 0; i < 3; i++)
+		docs[i] = results_load(paths[i]);
+	CHECK(docs[0] && docs[1] && compare_check(paths[0], docs[0], false) == 0 &&
+	      compare_check(paths[1], docs[1], false) == 0, "golden inputs load");
+	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0, "golden compared");
+	text = compare_text(&c);
+	CHECK(want && !strcmp(text, want), "text output matches tests/data/compare.txt");
+	if (want && strcmp(text, want))
+		printf("#   got:\n%s", text);
+	CHECK(widest_line(text) <= 100, "text fits 100 columns");
+	j = compare_json(&c);
+	m = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "tests"), 1),
+						   "metrics"), 0);
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "labels"), "size")->valueint == 64,
+	      "a sweep's labels are kept in JSON");
+	cJSON_Delete(j);
+	free(text);
+	compare_free(&c);
+	/* Three other runs make two tables per test, each within 100 columns. */
+	CHECK(compare_build(&c, (const char *const[]){ paths[0], paths[1], paths[2], paths[1] },
+			    (const cJSON *const[]){ docs[0], docs[1], docs[2], docs[1] }, 4, 0.05) == 0,
+	      "four runs compared");
+	text = compare_text(&c);
+	CHECK(widest_line(text) <= 100 && strstr(text, "SLUB#4"), "four runs: 100 columns, unique labels");
+	free(text);
+	compare_free(&c);
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(docs[i]);
+	free(want);
+}
+
+int main(void)
+{
+	test_equal();
+	test_regression();
+	test_higher_is_better();
+	test_workloads();
+	test_one_sample();
+	test_exact_counts();
+	test_check();
+	test_warnings();
+	test_golden();
+	return check_done();
+}
