@@ -2,6 +2,7 @@
 #
 #   make          the slabbench program and the guest agent (build/)
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
+#   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep)
 #   make demo     install what is missing, build the SLAB and SLUB guests,
 #                 run the quick workload on both and print the key figures
 #   make deps     install the Debian packages slabbench needs
@@ -43,6 +44,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makef
 test: all $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)
 
+test-slow: all
+	SLABBENCH_TESTS=slow tests/run.sh
+
 deps:
 	vm/install-deps.sh
 
@@ -59,4 +63,4 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test deps demo check bench clean
+.PHONY: all test test-slow deps demo check bench clean

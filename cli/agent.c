@@ -32,6 +32,7 @@
 #define PORT_NAME "org.slabbench.results"
 #define PLAN_PATH "/slabbench/plan"
 #define MODULE_PATH "/lib/modules/slabbench.ko"
+#define PRELOAD_DIR "/lib/modules/pre"
 #define RUN_PATH "/sys/kernel/debug/slabbench/run"
 #define MAX_OUTPUT (16 << 20)
 
@@ -267,19 +268,47 @@ static void mount_or_say(const char *src, const char *dir, const char *type)
 		say("mount %s on %s: %s", type, dir, strerror(errno));
 }
 
-static int load_module(void)
+static int load_module(const char *path)
 {
-	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0) {
-		say("%s: %s", MODULE_PATH, strerror(errno));
+		say("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	ret = syscall(SYS_finit_module, fd, "", 0);
 	close(fd);
-	if (ret)
-		say("loading %s: %s", MODULE_PATH, strerror(errno));
+	if (ret && errno != EEXIST)
+		say("loading %s: %s", path, strerror(errno));
+	return ret && errno != EEXIST ? -1 : 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * Drivers that a distribution kernel has as modules (the virtio port this
+ * agent talks through, on Debian's kernel), in the order of their names.
+ */
+static int load_preload_modules(void)
+{
+	struct dirent **names;
+	char path[300];
+	int n, i, ret = 0;
+
+	n = scandir(PRELOAD_DIR, &names, NULL, by_name);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' && !ret) {
+			snprintf(path, sizeof(path), "%s/%s", PRELOAD_DIR, names[i]->d_name);
+			ret = load_module(path);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
 	return ret;
 }
 
@@ -353,6 +382,8 @@ int main(void)
 	mount_or_say("debugfs", "/sys/kernel/debug", "debugfs");
 	mount_or_say("tmpfs", "/tmp", "tmpfs");
 
+	if (load_preload_modules())
+		say("a preloaded module failed; the results port may be missing");
 	port = open_port();
 	if (port < 0) {
 		say("no virtio-serial port named %s", PORT_NAME);
@@ -364,7 +395,7 @@ int main(void)
 		 now.tv_nsec / 1000000);
 	send_frame("ready", "uptime", status, strlen(status));
 
-	ret = load_module();
+	ret = load_module(MODULE_PATH);
 	if (!ret)
 		ret = run_plan();
 	snprintf(status, sizeof(status), "%d", ret ? 1 : 0);

@@ -7,6 +7,7 @@
 #
 #   SLABBENCH_TESTS=unit   only the unit tests
 #   SLABBENCH_TESTS=e2e    only the end-to-end tests
+#   SLABBENCH_TESTS=slow   only tests/slow (make test-slow)
 set -u
 cd "$(dirname "$0")/.."
 
@@ -40,14 +41,17 @@ run() {
 }
 
 what=${SLABBENCH_TESTS:-all}
-if [ "$what" != e2e ]; then
+if [ "$what" = all ] || [ "$what" = unit ]; then
 	for t in "$@"; do
 		run "$(basename "$t")" "$t"
 	done
 fi
-if [ "$what" != unit ]; then
-	for t in tests/e2e/*.sh; do
+if [ "$what" = all ] || [ "$what" = e2e ] || [ "$what" = slow ]; then
+	dir=tests/e2e
+	[ "$what" = slow ] && dir=tests/slow
+	for t in "$dir"/*.sh; do
 		[ -e "$t" ] || continue
+		[ "$(basename "$t")" = lib.sh ] && continue
 		run "$(basename "$t" .sh)" bash "$t"
 	done
 fi

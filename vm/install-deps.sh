@@ -8,7 +8,9 @@ set -euo pipefail
 PACKAGES=(
 	# building guest kernels from Debian's source package
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils lz4
-	patch ccache linux-source-6.1
+	patch ccache linux-source-6.1 linux-source-6.12
+	# the debian variant: the module is built against Debian's headers
+	linux-headers-amd64
 	# the guests
 	qemu-system-x86 busybox-static
 	# the slabbench program and its tests

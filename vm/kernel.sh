@@ -73,11 +73,38 @@ variant_hash() {
 	variant_lookup "$1"
 	{
 		echo "variant $1"
-		source_hash "$TREE"
-		for f in "${FRAGMENTS[@]}"; do cat "$VM_DIR/config/$f.config"; done
+		if [ "$TREE" = debian ]; then
+			debian_abi
+		else
+			source_hash "$TREE"
+			for f in "${FRAGMENTS[@]}"; do cat "$VM_DIR/config/$f.config"; done
+		fi
 		echo "recipe $KERNEL_RECIPE"
 		gcc --version | head -n 1
 	} | sha256sum | cut -c1-12
+}
+
+# The ABI of Debian's current packaged kernel, e.g. 6.1.0-57-amd64.
+debian_abi() {
+	local abi
+	abi=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\(.*\)$/\1/p' | head -n 1)
+	[ -n "$abi" ] || die "no linux-image-amd64 in the package lists: run 'apt-get update'"
+	echo "$abi"
+}
+
+# gen_init_cpio from the kernel source package: it writes device nodes and
+# root-owned files into an archive without root or fakeroot.
+gen_init_cpio_tool() {
+	local tool=$CACHE/tools/gen_init_cpio tb
+	if [ ! -x "$tool" ]; then
+		tb=$(source_tarball 6.1)
+		mkdir -p "$CACHE/tools"
+		tar -xJOf "$tb" linux-source-6.1/usr/gen_init_cpio.c >"$tool.c"
+		gcc -O2 -o "$tool.tmp" "$tool.c" || die "cannot build gen_init_cpio"
+		mv "$tool.tmp" "$tool"
+	fi
+	echo "$tool"
 }
 
 # Extracts and patches the tree once per source hash; prints its path.
@@ -142,7 +169,8 @@ ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_STATS|SLU
 # slabbench.ko for the kernel in $1, in a directory named after the hash
 # of the module's sources; sets KMOD.
 build_module() {
-	local out=$1 khash dir cc=gcc
+	local out=$1 khash dir cc=gcc kdir
+	kdir=$(cat "$out/slabbench.kdir" 2>/dev/null || echo "$out")
 	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] | sha256sum | cut -c1-12)
 	dir=$out/kmod-$khash
 	KMOD=$dir/slabbench.ko
@@ -151,9 +179,14 @@ build_module() {
 	mkdir -p "$dir"
 	cp "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$dir/"
 	command -v ccache >/dev/null && cc="ccache gcc"
+	# 6.12's bzImage target no longer writes the kernel's Module.symvers;
+	# its modpost pass (no modules to build here) does.
+	[ -f "$kdir/Module.symvers" ] ||
+		run_make "writing Module.symvers for $(basename "$out")" "$dir/symvers.log" \
+			make -C "$kdir" ARCH=x86_64 CC="$cc" -j"$JOBS" modules
 	# W=1 and -Werror: the module must build warning-free on every tree.
 	run_make "building slabbench.ko for $(basename "$out")" "$dir/build.log" \
-		make -C "$out" M="$dir" ARCH=x86_64 CC="$cc" W=1 KCFLAGS=-Werror modules
+		make -C "$kdir" M="$dir" ARCH=x86_64 CC="$cc" W=1 KCFLAGS=-Werror modules
 	touch "$dir/.complete"
 }
 
@@ -165,7 +198,8 @@ build_initramfs() {
 	[ -x /bin/busybox ] || die "/bin/busybox is missing: install it with 'apt-get install busybox-static'"
 	! ldd /bin/busybox >/dev/null 2>&1 ||
 		die "/bin/busybox is not static: install busybox-static"
-	ihash=$({ cat "$agent" "$KMOD" /bin/busybox; declare -f build_initramfs; } | sha256sum | cut -c1-12)
+	ihash=$({ cat "$agent" "$KMOD" /bin/busybox; cat "$out/slabbench.preload" 2>/dev/null
+		declare -f build_initramfs; } | sha256sum | cut -c1-12)
 	INITRAMFS=$out/initramfs-$ihash.cpio
 	[ -f "$INITRAMFS" ] && return 0
 	list=$out/initramfs-$ihash.list
@@ -178,12 +212,61 @@ build_initramfs() {
 		echo "file /init $agent 0755 0 0"
 		echo "file /bin/busybox /bin/busybox 0755 0 0"
 		echo "file /lib/modules/slabbench.ko $KMOD 0644 0 0"
+		# Drivers the kernel has as modules (Debian's virtio), loaded
+		# by the agent in this order before anything else.
+		if [ -f "$out/slabbench.preload" ]; then
+			echo "dir /lib/modules/pre 0755 0 0"
+			local i=10 ko
+			while read -r ko; do
+				echo "file /lib/modules/pre/$i-$(basename "$ko") $ko 0644 0 0"
+				i=$((i + 1))
+			done <"$out/slabbench.preload"
+		fi
 		for applet in $(/bin/busybox --list-full); do
 			[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
 		done
 	} >"$list"
-	"$out/usr/gen_init_cpio" "$list" >"$INITRAMFS.tmp" || die "gen_init_cpio failed on $list"
+	"$(gen_init_cpio_tool)" "$list" >"$INITRAMFS.tmp" || die "gen_init_cpio failed on $list"
 	mv "$INITRAMFS.tmp" "$INITRAMFS"
+}
+
+# Splits a .config into the allocator lines and all the others.
+split_config() {
+	local config=$1 out=$2
+	grep -E "$ALLOC_RE" "$config" | sort >"$out/slabbench.alloc.config"
+	grep -vE "$ALLOC_RE" "$config" | grep -v '^#$' | grep -v '^# Linux/' |
+		grep -v '^# Compiler:' | sed '/^$/d' | sort >"$out/slabbench.common.config"
+}
+
+# Debian's packaged kernel: the image package is downloaded and unpacked
+# into the cache (never installed on this machine); the module is built
+# against the matching linux-headers package, which install-deps.sh
+# installs. Its config is Debian's, so it is a reference point, not a
+# fair comparison.
+fetch_debian() {
+	local out=$1 abi deb mod
+	abi=$(debian_abi)
+	[ -d "/usr/src/linux-headers-$abi" ] ||
+		die "/usr/src/linux-headers-$abi is missing: install it with 'apt-get install linux-headers-$abi'"
+	progress_note "fetching Debian's linux-image-$abi"
+	mkdir -p "$out/deb"
+	(cd "$out/deb" && apt-get download -qq "linux-image-$abi" >/dev/null 2>&1) ||
+		die "cannot download linux-image-$abi (apt-get download; run 'apt-get update'?)"
+	deb=$(ls "$out"/deb/linux-image-*.deb | head -n 1)
+	dpkg-deb -x "$deb" "$out/image" || die "cannot unpack $deb"
+	rm -rf "$out/deb"
+	echo "$out/image/boot/vmlinuz-$abi" >"$out/slabbench.bzimage"
+	echo "$abi" >"$out/slabbench.release"
+	echo "/usr/src/linux-headers-$abi" >"$out/slabbench.kdir"
+	echo "-" >"$out/slabbench.source"
+	cp "$out/image/boot/config-$abi" "$out/.config"
+	: >"$out/slabbench.preload"
+	# In dependency order: the image package has no modules.dep.
+	for mod in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
+		virtio_pci virtio_console; do
+		find "$out/image/lib/modules/$abi/kernel/drivers" -name "$mod.ko" |
+			head -n 1 >>"$out/slabbench.preload"
+	done
 }
 
 build_variant() {
@@ -191,7 +274,18 @@ build_variant() {
 	hash=$(variant_hash "$variant")
 	variant_lookup "$variant"
 	out=$CACHE/kernels/$variant-$hash
-	if [ ! -f "$out/.complete" ]; then
+	if [ ! -f "$out/.complete" ] && [ "$TREE" = debian ]; then
+		mkdir -p "$out"
+		exec 9>"$out/.lock"
+		flock 9
+		if [ ! -f "$out/.complete" ]; then
+			fetch_debian "$out"
+			split_config "$out/.config" "$out"
+			echo "$TREE" >"$out/slabbench.tree"
+			touch "$out/.complete"
+		fi
+		exec 9>&-
+	elif [ ! -f "$out/.complete" ]; then
 		src=$(prepare_source "$TREE")
 		mkdir -p "$out"
 		exec 9>"$out/.lock"
@@ -228,9 +322,7 @@ build_variant() {
 			run_make "building the $variant kernel" "$out/build.log" \
 				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
 			echo $((SECONDS - start)) >"$out/slabbench.build_seconds"
-			grep -E "$ALLOC_RE" "$out/.config" | sort >"$out/slabbench.alloc.config"
-			grep -vE "$ALLOC_RE" "$out/.config" | grep -v '^#$' | grep -v '^# Linux/' |
-				grep -v '^# Compiler:' | sed '/^$/d' | sort >"$out/slabbench.common.config"
+			split_config "$out/.config" "$out"
 			echo "$TREE" >"$out/slabbench.tree"
 			echo "$src" >"$out/slabbench.source"
 			touch "$out/.complete"
@@ -244,11 +336,11 @@ build_variant() {
 	echo "tree=$(cat "$out/slabbench.tree")"
 	echo "dir=$out"
 	echo "source=$(cat "$out/slabbench.source")"
-	echo "bzimage=$out/arch/x86/boot/bzImage"
-	echo "release=$(cat "$out/include/config/kernel.release")"
+	echo "bzimage=$(cat "$out/slabbench.bzimage" 2>/dev/null || echo "$out/arch/x86/boot/bzImage")"
+	echo "release=$(cat "$out/slabbench.release" 2>/dev/null || cat "$out/include/config/kernel.release")"
 	echo "module=$KMOD"
 	[ -z "${2:-}" ] || echo "initramfs=$INITRAMFS"
-	echo "gen_init_cpio=$out/usr/gen_init_cpio"
+	echo "gen_init_cpio=$(gen_init_cpio_tool)"
 	echo "alloc_config=$out/slabbench.alloc.config"
 	echo "common_config=$out/slabbench.common.config"
 	echo "common_sha256=$(sha256sum <"$out/slabbench.common.config" | cut -d' ' -f1)"
