@@ -11,6 +11,9 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include "slabbench.h"
 
 struct sb_pinned {
@@ -53,15 +56,121 @@ int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg)
 	return p.ret;
 }
 
+/*
+ * The threads of one sb_run_on_cpus() call. All are created before any
+ * runs, then woken, and each spins until the last has arrived: the timed
+ * loops start together instead of staggered by thread creation and
+ * wake-up latencies, which would let the first ones run uncontended.
+ */
+struct sb_group {
+	int (*fn)(void *arg, unsigned int idx);
+	void *arg;
+	unsigned int nr;
+	atomic_t arrived;
+	atomic_t running;
+	struct completion done;
+};
+
+struct sb_member {
+	struct sb_group *group;
+	struct task_struct *task;
+	unsigned int idx;
+	int ret;
+};
+
+static int sb_member_thread(void *data)
+{
+	struct sb_member *m = data;
+	struct sb_group *g = m->group;
+
+	atomic_inc(&g->arrived);
+	/* cond_resched(): quiescent states for RCU if a sibling is late. */
+	while (atomic_read(&g->arrived) < g->nr) {
+		cpu_relax();
+		cond_resched();
+	}
+	m->ret = g->fn(g->arg, m->idx);
+	if (atomic_dec_and_test(&g->running))
+		complete(&g->done);
+	return 0;
+}
+
+/*
+ * Runs @fn(@arg, i) on @nr kthreads, thread i bound to @cpus[i], with a
+ * synchronised start; returns the first error of a thread. The CPUs must
+ * be online and distinct, or threads would wait for each other at the
+ * start. A thread that could not be created leaves the others unstarted:
+ * kthread_stop() on a kthread that was never woken does not run it.
+ */
+int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
+		   int (*fn)(void *arg, unsigned int idx), void *arg)
+{
+	struct sb_group g = { .fn = fn, .arg = arg, .nr = nr };
+	struct task_struct *t;
+	struct sb_member *m;
+	unsigned int i, j, made;
+	int ret = 0;
+
+	/* No thread would ever complete g.done. */
+	if (!nr)
+		return -EINVAL;
+	for (i = 0; i < nr; i++) {
+		if (cpus[i] >= nr_cpu_ids || !cpu_online(cpus[i]))
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (cpus[j] == cpus[i])
+				return -EINVAL;
+	}
+	m = kcalloc(nr, sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	atomic_set(&g.arrived, 0);
+	atomic_set(&g.running, nr);
+	init_completion(&g.done);
+	for (made = 0; made < nr; made++) {
+		m[made].group = &g;
+		m[made].idx = made;
+		t = kthread_create_on_cpu(sb_member_thread, &m[made],
+					  cpus[made], "slabbench/%u");
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
+		get_task_struct(t);
+		m[made].task = t;
+	}
+	if (!ret) {
+		for (i = 0; i < nr; i++)
+			wake_up_process(m[i].task);
+		/* Wake up every second, as sb_run_on_cpu(): no hung task. */
+		while (!wait_for_completion_timeout(&g.done, HZ))
+			;
+	}
+	for (i = 0; i < made; i++) {
+		kthread_stop(m[i].task);
+		put_task_struct(m[i].task);
+		if (!ret)
+			ret = m[i].ret;
+	}
+	kfree(m);
+	return ret;
+}
+
 /* The same batch structure as a test's loop, with nothing inside. */
 void sb_loop_overhead(u64 iters, struct sb_timer *t)
+{
+	sb_loop_overhead_batched(iters, SB_BATCH, t);
+}
+
+/* For loops timed in batches of @batch iterations rather than SB_BATCH. */
+void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t)
 {
 	u64 done, i, n;
 
 	t->ns = 0;
 	t->cycles = 0;
 	for (done = 0; done < iters; done += n) {
-		n = min_t(u64, SB_BATCH, iters - done);
+		n = min_t(u64, batch, iters - done);
 		sb_timer_start(t);
 		for (i = 0; i < n; i++)
 			barrier();
@@ -93,4 +202,73 @@ struct kmem_cache *sb_cache_create(const char *name, unsigned int size)
 #else
 	return kmem_cache_create_usercopy(name, size, 0, 0, 0, size, NULL);
 #endif
+}
+
+/*
+ * sb_cache_create() and a twin with the same geometry: an allocator that
+ * merged caches despite SLAB_NO_MERGE (or its 6.1 stand-in) would hand
+ * back one cache for both, possibly a system cache, and the benchmark
+ * would share its objects with the rest of the kernel. The pointers are
+ * the only evidence that works on every allocator and kernel: struct
+ * kmem_cache is private to mm/ in 6.12. The twin gets its own name, as
+ * SLUB names the sysfs directory of an unmergeable cache after it.
+ */
+struct kmem_cache *sb_cache_create_unmerged(struct sb_ctx *ctx,
+					    const char *name,
+					    unsigned int size)
+{
+	struct kmem_cache *s, *twin;
+	char twin_name[48];
+
+	s = sb_cache_create(name, size);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	snprintf(twin_name, sizeof(twin_name), "%s-twin", name);
+	twin = sb_cache_create(twin_name, size);
+	if (!twin) {
+		kmem_cache_destroy(s);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (twin == s) {
+		kmem_cache_destroy(twin);
+		kmem_cache_destroy(s);
+		return ERR_PTR(sb_fail(ctx, "cache %s was merged with another cache",
+				       name));
+	}
+	kmem_cache_destroy(twin);
+	return s;
+}
+
+/* An eighth of RAM at most: a 512 MB guest stays clear of reclaim. */
+u64 sb_mem_cap(void)
+{
+	return min_t(u64, SB_MEM_CAP, (u64)totalram_pages() * PAGE_SIZE / 8);
+}
+
+/* @bytes is what the run would hold at its peak, objects and arrays. */
+int sb_check_mem(struct sb_ctx *ctx, u64 bytes)
+{
+	u64 cap = sb_mem_cap();
+
+	if (bytes > cap)
+		return sb_fail(ctx, "would hold %llu bytes, cap %llu", bytes,
+			       cap);
+	return 0;
+}
+
+/* @ops counts alloc+free pairs, warm-up passes included. */
+int sb_check_work(struct sb_ctx *ctx, u64 ops)
+{
+	if (ops > SB_WORK_CAP)
+		return sb_fail(ctx, "would run %llu alloc+free pairs, cap %llu",
+			       ops, SB_WORK_CAP);
+	return 0;
+}
+
+/* Bounds of cpu= parameters exceed nr_cpu_ids: check before cpu_online(). */
+int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu)
+{
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return sb_fail(ctx, "%s=%llu is not online", param, cpu);
+	return 0;
 }

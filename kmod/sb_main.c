@@ -47,6 +47,8 @@ static void sb_out_info(struct sb_out *out)
 		  "false"
 #endif
 		  );
+	sb_printf(out, "\"mem_cap_bytes\":%llu,\"work_cap_pairs\":%llu,",
+		  sb_mem_cap(), SB_WORK_CAP);
 	sb_printf(out, "\"batch\":%u}\n", SB_BATCH);
 }
 

@@ -51,19 +51,55 @@ void sb_out_milli(struct sb_out *out, s64 milli)
 	sb_printf(out, "%s%llu.%03u", milli < 0 ? "-" : "", mag, frac);
 }
 
-void sb_out_metric(struct sb_out *out, bool first, const char *name,
-		   const char *unit, bool lower_is_better,
-		   const s64 *milli, unsigned int n)
+/* "k=v,..." inside a metric's name, or the members of its "labels". */
+static void sb_out_labels(struct sb_out *out, const struct sb_label *l,
+			  bool json)
+{
+	const char *sep = json ? "\":" : "=";
+	const char *quote = json ? "\"" : "";
+	unsigned int i;
+
+	for (i = 0; l[i].key; i++) {
+		sb_printf(out, "%s%s%s%s", i ? "," : "", quote, l[i].key, sep);
+		if (l[i].str)
+			sb_printf(out, "%s%s%s", quote, l[i].str, quote);
+		else
+			sb_printf(out, "%llu", l[i].num);
+	}
+}
+
+void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
+		      const struct sb_label *labels, const char *unit,
+		      bool lower_is_better, const s64 *milli, unsigned int n)
 {
 	unsigned int i;
 
-	sb_printf(out, "%s\"%s\":{\"unit\":\"%s\",\"better\":\"%s\",\"samples\":[",
-		  first ? "" : ",", name, unit,
+	sb_printf(out, "%s\"%s", first ? "" : ",", name);
+	if (labels) {
+		sb_printf(out, "[");
+		sb_out_labels(out, labels, false);
+		sb_printf(out, "]");
+	}
+	sb_printf(out, "\":{\"unit\":\"%s\",\"better\":\"%s\",", unit,
 		  lower_is_better ? "lower" : "higher");
+	if (labels) {
+		sb_printf(out, "\"labels\":{");
+		sb_out_labels(out, labels, true);
+		sb_printf(out, "},");
+	}
+	sb_printf(out, "\"samples\":[");
 	for (i = 0; i < n; i++) {
 		if (i)
 			sb_printf(out, ",");
 		sb_out_milli(out, milli[i]);
 	}
 	sb_printf(out, "]}");
+}
+
+void sb_out_metric(struct sb_out *out, bool first, const char *name,
+		   const char *unit, bool lower_is_better,
+		   const s64 *milli, unsigned int n)
+{
+	sb_out_metric_at(out, first, name, NULL, unit, lower_is_better,
+			 milli, n);
 }

@@ -8,6 +8,14 @@
 
 const struct sb_test * const sb_tests[] = {
 	&sb_test_fastpath,
+	&sb_test_batch,
+	&sb_test_sizes,
+	&sb_test_bulk,
+	&sb_test_remote,
+	&sb_test_parallel,
+	&sb_test_hitrate,
+	&sb_test_overhead,
+	&sb_test_merge,
 };
 
 const unsigned int sb_nr_tests = ARRAY_SIZE(sb_tests);

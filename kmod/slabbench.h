@@ -20,7 +20,7 @@
 
 #define SB_MAX_PARAMS	12
 #define SB_SPEC_MAX	512
-#define SB_OUT_SIZE	(256 * 1024)
+#define SB_OUT_SIZE	(512 * 1024)
 /*
  * Bound of cpu= parameters (x86 NR_CPUS at most); whether the CPU is
  * online is checked when the test runs.
@@ -28,6 +28,16 @@
 #define SB_CPU_ID_MAX	8191
 /* Operations between two cond_resched() calls in a timed loop. */
 #define SB_BATCH	1024
+/*
+ * Most memory one run may hold (further capped at an eighth of RAM), so
+ * that no spec can push the guest into reclaim or the OOM killer.
+ */
+#define SB_MEM_CAP	(64ULL << 20)
+/*
+ * Most allocator operations (alloc+free pairs) one run may perform: about
+ * two minutes under TCG at 1 us each, so that no spec runs for hours.
+ */
+#define SB_WORK_CAP	100000000ULL
 
 /* JSON output buffer; an overflow makes the whole document invalid. */
 struct sb_out {
@@ -44,6 +54,18 @@ void sb_out_milli(struct sb_out *out, s64 milli);
 void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const char *unit, bool lower_is_better,
 		   const s64 *milli, unsigned int n);
+
+/* One coordinate of a sweep point: a word if @str is set, else @num. */
+struct sb_label {
+	const char *key;
+	const char *str;
+	u64 num;
+};
+
+/* A sweep point "NAME[k=v,...]" with "labels"; @labels ends at a NULL key. */
+void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
+		      const struct sb_label *labels, const char *unit,
+		      bool lower_is_better, const s64 *milli, unsigned int n);
 
 enum sb_param_type {
 	SB_U64,
@@ -84,6 +106,14 @@ extern const struct sb_test * const sb_tests[];
 
 /* The tests, one per test_NAME.c, in the order of the table in sb_tests.c. */
 extern const struct sb_test sb_test_fastpath;
+extern const struct sb_test sb_test_hitrate;
+extern const struct sb_test sb_test_overhead;
+extern const struct sb_test sb_test_batch;
+extern const struct sb_test sb_test_sizes;
+extern const struct sb_test sb_test_bulk;
+extern const struct sb_test sb_test_remote;
+extern const struct sb_test sb_test_parallel;
+extern const struct sb_test sb_test_merge;
 extern const unsigned int sb_nr_tests;
 
 const struct sb_test *sb_find_test(const char *name, size_t len);
@@ -125,8 +155,46 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 }
 
 int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg);
+int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
+		   int (*fn)(void *arg, unsigned int idx), void *arg);
 void sb_loop_overhead(u64 iters, struct sb_timer *t);
+void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t);
 s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops);
 struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
+struct kmem_cache *sb_cache_create_unmerged(struct sb_ctx *ctx,
+					    const char *name,
+					    unsigned int size);
+u64 sb_mem_cap(void);
+int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
+int sb_check_work(struct sb_ctx *ctx, u64 ops);
+int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu);
+
+#ifdef CONFIG_SLAB
+/*
+ * The head of SLAB's struct kmem_cache (include/linux/slab_def.h, which a
+ * module cannot include: it needs mm/slab.h). SLAB's code is frozen in 6.1
+ * (removed in 6.8), so the layout cannot drift; offsets checked with
+ * offsetof() against 6.1's mm/slab.h. Read-only use by counting tests.
+ */
+struct sb_slab_cache_head {
+	void __percpu *cpu_cache;	/* struct array_cache, per CPU */
+	unsigned int batchcount;
+	unsigned int limit;
+	unsigned int shared;
+	unsigned int size;		/* object stride in the slab */
+	u32 reciprocal_m;
+	u8 reciprocal_sh1;
+	u8 reciprocal_sh2;
+	slab_flags_t flags;
+	unsigned int num;		/* objects per slab */
+	unsigned int gfporder;		/* pages per slab = 1 << gfporder */
+};
+
+static inline const struct sb_slab_cache_head *
+sb_slab_head(const struct kmem_cache *s)
+{
+	return (const struct sb_slab_cache_head *)s;
+}
+#endif
 
 #endif /* _SLABBENCH_H */

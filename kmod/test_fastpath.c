@@ -84,19 +84,27 @@ static int fastpath_run(struct sb_ctx *ctx)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct fastpath f = { .ctx = ctx };
 	char name[32];
-	int ret = -ENOMEM;
+	int ret;
 
-	if (!cpu_online(ctx->val[P_CPU]))
-		return sb_fail(ctx, "cpu=%llu is not online", ctx->val[P_CPU]);
+	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
+	if (!ret)
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * repeats);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
 	f.ns = kcalloc(repeats, sizeof(*f.ns), GFP_KERNEL);
 	f.cycles = kcalloc(repeats, sizeof(*f.cycles), GFP_KERNEL);
 	if (!f.ns || !f.cycles)
 		goto out;
 	if (ctx->val[P_API] == 0) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
-		f.cache = sb_cache_create(name, ctx->val[P_SIZE]);
-		if (!f.cache)
+		f.cache = sb_cache_create_unmerged(ctx, name, ctx->val[P_SIZE]);
+		if (IS_ERR(f.cache)) {
+			ret = PTR_ERR(f.cache);
+			f.cache = NULL;
 			goto out;
+		}
+		sb_printf(ctx->out, "\"cache_merged\":false,");
 	}
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
 	if (ret)

@@ -56,7 +56,7 @@ static void test_invalid(void)
 
 static void test_shipped(void)
 {
-	static const char *const names[] = { "quick" };
+	static const char *const names[] = { "quick", "default", "overhead" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *path = workload_resolve(names[i]);

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * overhead: what count live objects of one size cost in a private cache,
+ * and what the allocator keeps after they are freed.
+ *
+ * Slab pages come from the node counter NR_SLAB_UNRECLAIMABLE_B, read with
+ * the per-CPU deltas vmstat has not folded yet (see ov_node_stat()), as a
+ * difference against a reading taken on the fresh, empty cache. Nothing
+ * else should allocate slab memory meanwhile; the guest agent only waits
+ * for the result, and repeats (each on a fresh cache) show the noise.
+ *
+ * The geometry (object stride, objects and pages per slab) is reported in
+ * /proc/slabinfo's terms (objsize, objperslab, pagesperslab); see
+ * ov_geometry() for where each figure comes from. kmem_cache_size()
+ * returns the requested size and cannot show rounding. SLAB's on-slab
+ * freelist (one or two bytes per object) counts as tail waste.
+ *
+ * bytes_per_object = size + rounding + tail_waste + idle, where idle is
+ * the share of free slots in slabs held at the peak (and counter noise).
+ * SLOB shares its pages between all caches: objects also fill holes in
+ * pages it already had, so there the count of added pages can be below
+ * the objects' bytes and idle can be negative.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/vmstat.h>
+#include <linux/nodemask.h>
+#include <linux/cpumask.h>
+#include <linux/sort.h>
+#include <linux/math64.h>
+#include "slabbench.h"
+
+enum { P_SIZE, P_COUNT, P_REPEATS, P_CPU };
+
+static const struct sb_param overhead_params[] = {
+	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
+	[P_COUNT] = { "count", "live objects at the peak", SB_U64, 10000, 1,
+		      1000000 },
+	[P_REPEATS] = { "repeats", "repeats, each on a fresh cache (one sample each)",
+			SB_U64, 3, 1, 100 },
+	[P_CPU] = { "cpu", "CPU that allocates and frees", SB_U64, 0, 0,
+		    SB_CPU_ID_MAX },
+};
+
+enum {
+	M_SLAB_PAGES,
+	M_BYTES,
+	M_ROUNDING,
+	M_TAIL,
+	M_IDLE,
+	M_HELD_FREE,
+	M_HELD_SHRINK,
+	M_NR
+};
+
+static const struct {
+	const char *name;
+	const char *unit;
+} ov_metrics[M_NR] = {
+	[M_SLAB_PAGES] = { "slab_pages", "pages" },
+	[M_BYTES] = { "bytes_per_object", "bytes" },
+	[M_ROUNDING] = { "rounding_bytes_per_object", "bytes" },
+	[M_TAIL] = { "tail_waste_bytes_per_object", "bytes" },
+	[M_IDLE] = { "idle_bytes_per_object", "bytes" },
+	[M_HELD_FREE] = { "held_after_free_pages", "pages" },
+	[M_HELD_SHRINK] = { "held_after_shrink_pages", "pages" },
+};
+
+/*
+ * Slab geometry at the peak. The allocator's figures where they are exact
+ * (SLAB's own struct; SLUB fills each slab with (PAGE_SIZE << order) /
+ * size objects and ksize() is that size without debug flags); what the
+ * objects' addresses show otherwise, and always as a check.
+ */
+struct ov_geom {
+	unsigned long stride;
+	u64 objs_per_slab;
+	unsigned long pages_per_slab;
+	/* Observed: smallest gap between two objects in one slab (0: none). */
+	unsigned long min_gap;
+	/* Observed: most objects in one slab, and slabs holding objects. */
+	u64 max_in_slab;
+	u64 slabs;
+};
+
+struct overhead {
+	struct sb_ctx *ctx;
+	void **objs;
+	s64 *m[M_NR];
+	struct ov_geom geom;
+	/* Slab pages at the peak of the last repeat. */
+	long pages;
+	/* System-wide slab memory, in pages, in the first repeat. */
+	long slab_before, sunreclaim_before, slab_peak, sunreclaim_peak;
+	size_t kmem_cache_bytes;
+#ifdef CONFIG_SLAB
+	/* SLAB's own figures: geometry and tunables. */
+	struct sb_slab_cache_head slab;
+#endif
+};
+
+/*
+ * A node counter in pages, including the per-CPU deltas not yet folded:
+ * what writing /proc/sys/vm/stat_refresh and then reading the counter
+ * would give, without writing anything. Exact on a quiet guest; a fold
+ * running at the same moment can count one delta twice or not at all.
+ */
+static long ov_node_stat(enum node_stat_item item)
+{
+	long pages = atomic_long_read(&vm_node_stat[item]);
+	struct per_cpu_nodestat *pcp;
+	int nid, cpu;
+
+	for_each_online_node(nid) {
+		for_each_possible_cpu(cpu) {
+			pcp = per_cpu_ptr(NODE_DATA(nid)->per_cpu_nodestats, cpu);
+			pages += READ_ONCE(pcp->vm_node_stat_diff[item]);
+		}
+	}
+	return pages;
+}
+
+/* A private cache has neither SLAB_RECLAIM_ACCOUNT nor a shrinker. */
+static long ov_slab_pages(void)
+{
+	return ov_node_stat(NR_SLAB_UNRECLAIMABLE_B);
+}
+
+static int ov_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @objs by address. */
+static void ov_geometry(struct overhead *o, u64 n, size_t size)
+{
+	struct ov_geom *g = &o->geom;
+	struct page *head, *prev = NULL;
+	void **objs = o->objs;
+	unsigned long gap;
+	u64 i, in_slab = 0;
+
+	sort(objs, n, sizeof(*objs), ov_cmp, NULL);
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < n; i++) {
+		head = virt_to_head_page(objs[i]);
+		if (head != prev) {
+			g->slabs++;
+			in_slab = 0;
+			prev = head;
+			g->pages_per_slab = max(g->pages_per_slab,
+						1UL << compound_order(head));
+		} else {
+			gap = (unsigned long)objs[i] - (unsigned long)objs[i - 1];
+			if (!g->min_gap || gap < g->min_gap)
+				g->min_gap = gap;
+		}
+		g->max_in_slab = max(g->max_in_slab, ++in_slab);
+	}
+#ifdef CONFIG_SLAB
+	g->stride = o->slab.size;
+	g->objs_per_slab = o->slab.num;
+	g->pages_per_slab = 1UL << o->slab.gfporder;
+#elif defined(CONFIG_SLUB)
+	/* With debug flags ksize() is smaller than the stride: take the gap. */
+	g->stride = max_t(unsigned long, ksize(objs[0]), g->min_gap);
+	g->objs_per_slab = g->pages_per_slab * PAGE_SIZE / g->stride;
+#else
+	/* SLOB packs objects of every cache into shared pages. */
+	g->stride = g->min_gap ? g->min_gap : size;
+	g->objs_per_slab = g->max_in_slab;
+	/* Its multi-page objects are not compound pages. */
+	if (size >= PAGE_SIZE)
+		g->pages_per_slab = 1UL << get_order(size);
+#endif
+}
+
+static void ov_free(struct kmem_cache *s, void **objs, u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		kmem_cache_free(s, objs[i]);
+		if (!((i + 1) % SB_BATCH))
+			cond_resched();
+	}
+}
+
+static int ov_repeat(struct overhead *o, unsigned int r)
+{
+	struct sb_ctx *ctx = o->ctx;
+	u64 n = ctx->val[P_COUNT], i;
+	size_t size = ctx->val[P_SIZE];
+	struct ov_geom *g = &o->geom;
+	long base, peak, tail_milli;
+	struct kmem_cache *s;
+	s64 bytes;
+
+	s = sb_cache_create_unmerged(ctx, "slabbench-overhead", size);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+#ifdef CONFIG_SLAB
+	o->slab = *sb_slab_head(s);
+#endif
+#ifndef CONFIG_SLOB
+	o->kmem_cache_bytes = ksize(s);
+#endif
+	if (!r) {
+		o->sunreclaim_before = ov_slab_pages();
+		o->slab_before = o->sunreclaim_before +
+				 ov_node_stat(NR_SLAB_RECLAIMABLE_B);
+	}
+	base = ov_slab_pages();
+	for (i = 0; i < n; i++) {
+		o->objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		if (!o->objs[i]) {
+			ov_free(s, o->objs, i);
+			kmem_cache_destroy(s);
+			return -ENOMEM;
+		}
+		if (!((i + 1) % SB_BATCH))
+			cond_resched();
+	}
+	peak = ov_slab_pages();
+	if (!r) {
+		o->sunreclaim_peak = peak;
+		o->slab_peak = peak + ov_node_stat(NR_SLAB_RECLAIMABLE_B);
+	}
+	ov_geometry(o, n, size);
+	ov_free(s, o->objs, n);
+	o->m[M_HELD_FREE][r] = (ov_slab_pages() - base) * 1000;
+	kmem_cache_shrink(s);
+	o->m[M_HELD_SHRINK][r] = (ov_slab_pages() - base) * 1000;
+	kmem_cache_destroy(s);
+
+	o->pages = peak - base;
+	o->m[M_SLAB_PAGES][r] = o->pages * 1000;
+	bytes = div64_s64((peak - base) * (s64)PAGE_SIZE * 1000, n);
+	o->m[M_BYTES][r] = bytes;
+	o->m[M_ROUNDING][r] = ((s64)g->stride - (s64)size) * 1000;
+	tail_milli = div64_s64(((s64)g->pages_per_slab * PAGE_SIZE -
+				(s64)g->objs_per_slab * g->stride) * 1000,
+			       g->objs_per_slab);
+	o->m[M_TAIL][r] = tail_milli;
+	o->m[M_IDLE][r] = bytes - (s64)g->stride * 1000 - tail_milli;
+	return 0;
+}
+
+static int ov_pinned(void *arg)
+{
+	struct overhead *o = arg;
+	unsigned int r;
+	int ret = 0;
+
+	for (r = 0; !ret && r < o->ctx->val[P_REPEATS]; r++)
+		ret = ov_repeat(o, r);
+	return ret;
+}
+
+static void ov_out_kb(struct sb_out *out, const char *name, long pages,
+		      bool last)
+{
+	sb_printf(out, "\"%s\":%ld%s", name, pages * (long)(PAGE_SIZE / 1024),
+		  last ? "}," : ",");
+}
+
+/*
+ * Bookkeeping of the cache itself, beside its slabs. kmem_cache_bytes is
+ * measured (the slot the struct occupies); the per-CPU and per-node
+ * figures come from structure sizes (pahole, x86-64) where the structs are
+ * private to mm/, and "estimated" names those. Not counted: SLUB's sysfs
+ * directory (about 31 files per unmerged cache) and kmemcg arrays. SLOB
+ * keeps nothing per CPU or per node, and ksize() does not apply to its
+ * kmem_cache_alloc() objects: no member at all.
+ */
+static void ov_out_management(struct sb_out *out, struct overhead *o)
+{
+#ifdef CONFIG_SLAB
+	sb_printf(out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
+		  o->slab.limit, o->slab.batchcount, o->slab.shared);
+	/*
+	 * struct array_cache is 16 bytes and limit pointers, in percpu
+	 * memory (exact). Per node: kmem_cache_node (120 bytes) and the
+	 * shared array, a kmalloc() of 16 bytes and shared * batchcount
+	 * pointers.
+	 */
+	sb_printf(out, "\"management\":{\"kmem_cache_bytes\":%zu,\"per_cpu_bytes\":%u,\"per_node_bytes\":%zu,",
+		  o->kmem_cache_bytes, 16 + 8 * o->slab.limit,
+		  120 + (o->slab.shared ?
+			 kmalloc_size_roundup(16 + 8 * o->slab.shared *
+					      o->slab.batchcount) : 0));
+	sb_printf(out, "\"possible_cpus\":%u,\"nodes\":%u,\"estimated\":[\"per_node_bytes\"]},",
+		  num_possible_cpus(), num_online_nodes());
+#elif defined(CONFIG_SLUB)
+	/*
+	 * kmem_cache_cpu: 32 bytes, plus 26 u32 counters with SLUB_STATS
+	 * (6.1 and 6.12), in percpu memory; kmem_cache_node: 64 bytes.
+	 */
+	sb_printf(out, "\"management\":{\"kmem_cache_bytes\":%zu,\"per_cpu_bytes\":%u,\"per_node_bytes\":%u,",
+		  o->kmem_cache_bytes,
+		  32 + (IS_ENABLED(CONFIG_SLUB_STATS) ? 26 * 4 : 0), 64);
+	sb_printf(out, "\"possible_cpus\":%u,\"nodes\":%u,\"estimated\":[\"per_cpu_bytes\",\"per_node_bytes\"]},",
+		  num_possible_cpus(), num_online_nodes());
+#endif
+}
+
+static void ov_output(struct overhead *o)
+{
+	struct sb_ctx *ctx = o->ctx;
+	struct sb_out *out = ctx->out;
+	struct ov_geom *g = &o->geom;
+	unsigned int i;
+	u64 num_slabs;
+
+	/*
+	 * As /proc/slabinfo would show the cache at the peak of the last
+	 * repeat, except active_objs: slabinfo also counts as active the
+	 * free objects in SLAB's per-CPU and shared arrays and in SLUB's CPU
+	 * slabs. num_slabs comes from the page counter, which also sees
+	 * empty slabs; "observed" from the objects' addresses.
+	 */
+	num_slabs = max(o->pages, 0L) / g->pages_per_slab;
+	sb_printf(out, "\"slabinfo\":{\"name\":\"slabbench-overhead\",\"objsize\":%lu,",
+		  g->stride);
+	sb_printf(out, "\"objperslab\":%llu,\"pagesperslab\":%lu,\"active_objs\":%llu,",
+		  g->objs_per_slab, g->pages_per_slab, ctx->val[P_COUNT]);
+	sb_printf(out, "\"num_objs\":%llu,\"num_slabs\":%llu},",
+		  num_slabs * g->objs_per_slab, num_slabs);
+	sb_printf(out, "\"observed\":{\"min_gap\":%lu,\"max_objs_in_slab\":%llu,\"slabs_with_objects\":%llu},",
+		  g->min_gap, g->max_in_slab, g->slabs);
+	sb_printf(out, "\"system_kb\":{");
+	ov_out_kb(out, "slab_before", o->slab_before, false);
+	ov_out_kb(out, "sunreclaim_before", o->sunreclaim_before, false);
+	ov_out_kb(out, "slab_peak", o->slab_peak, false);
+	ov_out_kb(out, "sunreclaim_peak", o->sunreclaim_peak, true);
+	ov_out_management(out, o);
+	sb_printf(out, "\"metrics\":{");
+	for (i = 0; i < M_NR; i++)
+		sb_out_metric(out, !i, ov_metrics[i].name, ov_metrics[i].unit,
+			      true, o->m[i], ctx->val[P_REPEATS]);
+	sb_printf(out, "}");
+}
+
+static int overhead_run(struct sb_ctx *ctx)
+{
+	u64 n = ctx->val[P_COUNT];
+	struct overhead o = { .ctx = ctx };
+	unsigned int i;
+	int ret;
+
+	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
+	if (!ret)
+		ret = sb_check_mem(ctx, n * (ctx->val[P_SIZE] + sizeof(void *)));
+	if (!ret)
+		ret = sb_check_work(ctx, n * ctx->val[P_REPEATS]);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	for (i = 0; i < M_NR; i++) {
+		o.m[i] = kcalloc(ctx->val[P_REPEATS], sizeof(s64), GFP_KERNEL);
+		if (!o.m[i])
+			goto out;
+	}
+	/* Allocated before any reading, so it is part of every baseline. */
+	o.objs = kvmalloc_array(n, sizeof(void *), GFP_KERNEL);
+	if (!o.objs)
+		goto out;
+	ret = sb_run_on_cpu(ctx->val[P_CPU], ov_pinned, &o);
+	if (!ret)
+		ov_output(&o);
+out:
+	kvfree(o.objs);
+	for (i = 0; i < M_NR; i++)
+		kfree(o.m[i]);
+	return ret;
+}
+
+const struct sb_test sb_test_overhead = {
+	.name = "overhead",
+	.desc = "memory of count live objects in a private cache: slab pages, bytes per object by cause, pages held after free and shrink",
+	.params = overhead_params,
+	.nr_params = ARRAY_SIZE(overhead_params),
+	.run = overhead_run,
+};

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parallel: for k = 1 .. max_cpus, k threads pinned to the first k online
+ * CPUs allocate and free from one shared private cache at the same time.
+ * Each thread allocates burst objects and frees them again (LIFO), iters
+ * objects in all; burst=1 is the fast path, larger bursts overflow the
+ * per-CPU caches into the shared slab lists and their locks, and SLOB has
+ * one global lock throughout. Per k: the mean and the slowest thread's
+ * cost per alloc+free, and the aggregate throughput over the wall-clock
+ * window from the common start to the last thread's end.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <linux/math64.h>
+#include <linux/cache.h>
+#include <linux/sched.h>
+#include "slabbench.h"
+
+enum { P_SIZE, P_ITERS, P_BURST, P_REPEATS, P_MAX_CPUS };
+
+/* Every k is a point: this bounds the sweep's work and its output. */
+#define PARALLEL_MAX_CPUS	64
+
+static const struct sb_param parallel_params[] = {
+	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
+	[P_ITERS] = { "iters", "alloc+free pairs per thread and repeat", SB_U64,
+		      20000, 1, 10000000 },
+	[P_BURST] = { "burst", "objects a thread holds before freeing them", SB_U64,
+		      1, 1, SB_BATCH },
+	[P_REPEATS] = { "repeats", "timed repeats (one sample per k each)", SB_U64,
+			5, 1, 100 },
+	[P_MAX_CPUS] = { "max_cpus", "largest number of threads; 0: every online CPU up to 64",
+			 SB_U64, 0, 0, PARALLEL_MAX_CPUS },
+};
+
+enum { M_NS, M_NS_MAX, M_OPS, M_NR };
+
+struct parallel_thread {
+	void **objs;
+	struct sb_timer t;
+	struct sb_timer overhead;
+	u64 start_ns;
+	u64 end_ns;
+};
+
+struct parallel {
+	struct sb_ctx *ctx;
+	struct kmem_cache *cache;
+	struct parallel_thread *th;
+	/* The pass: empty loops and warm-up, or timed. */
+	bool prep;
+};
+
+static int parallel_loop(struct parallel *p, void **objs, u64 iters,
+			 struct sb_timer *t)
+{
+	unsigned int burst = p->ctx->val[P_BURST];
+	u64 done, i, n;
+	unsigned int j, m;
+
+	t->ns = 0;
+	t->cycles = 0;
+	for (done = 0; done < iters; done += n) {
+		n = min_t(u64, SB_BATCH, iters - done);
+		sb_timer_start(t);
+		for (i = 0; i < n; i += m) {
+			m = min_t(u64, burst, n - i);
+			for (j = 0; j < m; j++) {
+				objs[j] = kmem_cache_alloc(p->cache, GFP_KERNEL);
+				if (unlikely(!objs[j]))
+					break;
+			}
+			if (unlikely(j < m)) {
+				while (j--)
+					kmem_cache_free(p->cache, objs[j]);
+				return -ENOMEM;
+			}
+			while (j--)
+				kmem_cache_free(p->cache, objs[j]);
+		}
+		sb_timer_stop(t);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int parallel_thread(void *arg, unsigned int idx)
+{
+	struct parallel *p = arg;
+	struct parallel_thread *th = &p->th[idx];
+	u64 iters = p->ctx->val[P_ITERS];
+	struct sb_timer t;
+	int ret;
+
+	if (p->prep) {
+		sb_loop_overhead(iters, &th->overhead);
+		return parallel_loop(p, th->objs, min_t(u64, iters, SB_BATCH), &t);
+	}
+	th->start_ns = ktime_get_ns();
+	ret = parallel_loop(p, th->objs, iters, &t);
+	th->end_ns = ktime_get_ns();
+	th->t = t;
+	return ret;
+}
+
+/* One sample of each metric from the k threads of a timed pass. */
+static void parallel_sample(struct parallel *p, unsigned int k, s64 *m)
+{
+	u64 iters = p->ctx->val[P_ITERS];
+	u64 first = U64_MAX, last = 0, overhead = 0, window;
+	s64 sum = 0, worst = S64_MIN, ns;
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		ns = sb_per_op_milli(p->th[i].t.ns, p->th[i].overhead.ns, iters);
+		sum += ns;
+		worst = max(worst, ns);
+		first = min(first, p->th[i].start_ns);
+		last = max(last, p->th[i].end_ns);
+		overhead += p->th[i].overhead.ns;
+	}
+	m[M_NS] = div_s64(sum, k);
+	m[M_NS_MAX] = worst;
+	/* The threads overlap: the window holds one thread's loop overhead. */
+	window = last - first;
+	overhead = div_u64(overhead, k);
+	window = window > overhead ? window - overhead : 1;
+	m[M_OPS] = mul_u64_u64_div_u64(k * iters, NSEC_PER_SEC * 1000ULL, window);
+}
+
+static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
+			 unsigned int nr_k, const s64 *res)
+{
+	static const char * const names[M_NR] = {
+		"ns_per_op", "ns_per_op_max", "ops_per_sec",
+	};
+	unsigned int repeats = ctx->val[P_REPEATS];
+	struct sb_label at[] = { { "cpus" }, {} };
+	struct sb_out *out = ctx->out;
+	unsigned int k, i;
+
+	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"cpus_used\":%u,",
+		  kmem_cache_size(p->cache), nr_k);
+	sb_printf(out, "\"loop_overhead_ns\":");
+	sb_out_milli(out, sb_per_op_milli(p->th[0].overhead.ns, 0,
+					  ctx->val[P_ITERS]));
+	sb_printf(out, ",\"metrics\":{");
+	for (k = 1; k <= nr_k; k++) {
+		at[0].num = k;
+		for (i = 0; i < M_NR; i++)
+			sb_out_metric_at(out, k == 1 && !i, names[i], at,
+					 i == M_OPS ? "ops/s" : "ns", i != M_OPS,
+					 res + ((k - 1) * M_NR + i) * repeats,
+					 repeats);
+	}
+	sb_printf(out, "}");
+}
+
+static int parallel_measure(struct parallel *p, const unsigned int *cpus,
+			    unsigned int nr_k, s64 *res)
+{
+	unsigned int repeats = p->ctx->val[P_REPEATS];
+	s64 m[M_NR];
+	unsigned int k, r, i;
+	int ret;
+
+	for (k = 1; k <= nr_k; k++) {
+		p->prep = true;
+		ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
+		p->prep = false;
+		for (r = 0; !ret && r < repeats; r++) {
+			ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
+			parallel_sample(p, k, m);
+			for (i = 0; i < M_NR; i++)
+				res[((k - 1) * M_NR + i) * repeats + r] = m[i];
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int parallel_run(struct sb_ctx *ctx)
+{
+	unsigned int repeats = ctx->val[P_REPEATS];
+	u64 size = ctx->val[P_SIZE], burst = ctx->val[P_BURST];
+	/* Per thread, in a cache line of its own: no false sharing. */
+	u64 slots = max_t(u64, burst, L1_CACHE_BYTES / sizeof(void *));
+	struct parallel p = { .ctx = ctx };
+	unsigned int *cpus = NULL, nr_k = 0, cpu, i;
+	s64 *res = NULL;
+	int ret;
+
+	nr_k = min_t(unsigned int, num_online_cpus(), PARALLEL_MAX_CPUS);
+	if (ctx->val[P_MAX_CPUS])
+		nr_k = min_t(u64, nr_k, ctx->val[P_MAX_CPUS]);
+	ret = sb_check_mem(ctx, nr_k * burst * (size + sizeof(void *)));
+	if (!ret)
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * (repeats + 1) *
+				    nr_k * (nr_k + 1) / 2);
+	if (ret)
+		return ret;
+	cpus = kcalloc(nr_k, sizeof(*cpus), GFP_KERNEL);
+	p.th = kcalloc(nr_k, sizeof(*p.th), GFP_KERNEL);
+	res = kcalloc(nr_k * M_NR * repeats, sizeof(*res), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!cpus || !p.th || !res)
+		goto out;
+	i = 0;
+	for_each_online_cpu(cpu) {
+		if (i == nr_k)
+			break;
+		cpus[i++] = cpu;
+	}
+	/* A CPU that went offline since num_online_cpus() shrinks the sweep. */
+	nr_k = i;
+	for (i = 0; i < nr_k; i++) {
+		p.th[i].objs = kmalloc_array(slots, sizeof(void *), GFP_KERNEL);
+		if (!p.th[i].objs)
+			goto out;
+	}
+	p.cache = sb_cache_create_unmerged(ctx, "slabbench-parallel", size);
+	if (IS_ERR(p.cache)) {
+		ret = PTR_ERR(p.cache);
+		p.cache = NULL;
+		goto out;
+	}
+	ret = parallel_measure(&p, cpus, nr_k, res);
+	if (ret == -ENOMEM)
+		sb_fail(ctx, "allocation failed (%u threads, bursts of %llu objects of %llu bytes)",
+			nr_k, burst, size);
+	else if (!ret)
+		parallel_out(ctx, &p, nr_k, res);
+out:
+	kmem_cache_destroy(p.cache);
+	for (i = 0; p.th && i < nr_k; i++)
+		kfree(p.th[i].objs);
+	kfree(res);
+	kfree(p.th);
+	kfree(cpus);
+	return ret;
+}
+
+const struct sb_test sb_test_parallel = {
+	.name = "parallel",
+	.desc = "k pinned threads, k = 1 .. max_cpus, alloc+free on one shared private cache at once",
+	.params = parallel_params,
+	.nr_params = ARRAY_SIZE(parallel_params),
+	.run = parallel_run,
+};

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sizes: kmalloc+kfree of one object in a loop for every power of two from
+ * 8 bytes to twice KMALLOC_MAX_CACHE_SIZE (at least 16 KiB), so that the
+ * sweep crosses from the kmalloc caches to the page allocator on every
+ * allocator: above 8 KiB on SLAB and SLUB, above one page on SLOB. The
+ * same sizes on every kernel keep the points comparable.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
+#include "slabbench.h"
+
+enum { P_ITERS, P_REPEATS, P_CPU };
+
+static const struct sb_param sizes_params[] = {
+	[P_ITERS] = { "iters", "kmalloc+kfree pairs per size and repeat", SB_U64,
+		      10000, 1, 10000000 },
+	[P_REPEATS] = { "repeats", "timed repeats (one sample per size each)",
+			SB_U64, 5, 1, 100 },
+	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+};
+
+#define SIZES_MIN	8UL
+#define SIZES_MAX	max_t(unsigned long, 2 * KMALLOC_MAX_CACHE_SIZE, 16384)
+#define SIZES_NR	(ilog2(SIZES_MAX) - ilog2(SIZES_MIN) + 1)
+
+struct sizes {
+	struct sb_ctx *ctx;
+	struct sb_timer overhead;
+	/* [size index][repeat], ns then cycles. */
+	s64 *ns;
+	s64 *cycles;
+};
+
+static size_t sizes_at(unsigned int idx)
+{
+	return SIZES_MIN << idx;
+}
+
+static int sizes_loop(size_t size, u64 iters, struct sb_timer *t)
+{
+	u64 done, i, n;
+	void *obj;
+
+	t->ns = 0;
+	t->cycles = 0;
+	for (done = 0; done < iters; done += n) {
+		n = min_t(u64, SB_BATCH, iters - done);
+		sb_timer_start(t);
+		for (i = 0; i < n; i++) {
+			obj = kmalloc(size, GFP_KERNEL);
+			if (unlikely(!obj))
+				return -ENOMEM;
+			kfree(obj);
+		}
+		sb_timer_stop(t);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int sizes_pinned(void *arg)
+{
+	struct sizes *s = arg;
+	unsigned int repeats = s->ctx->val[P_REPEATS];
+	u64 iters = s->ctx->val[P_ITERS];
+	struct sb_timer t;
+	unsigned int k, r;
+	int ret;
+
+	sb_loop_overhead(iters, &s->overhead);
+	for (k = 0; k < SIZES_NR; k++) {
+		/* Untimed warm-up of this size's kmalloc cache. */
+		ret = sizes_loop(sizes_at(k), min_t(u64, iters, SB_BATCH), &t);
+		for (r = 0; !ret && r < repeats; r++) {
+			ret = sizes_loop(sizes_at(k), iters, &t);
+			s->ns[k * repeats + r] = sb_per_op_milli(t.ns, s->overhead.ns, iters);
+			s->cycles[k * repeats + r] = sb_per_op_milli(t.cycles,
+								     s->overhead.cycles,
+								     iters);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void sizes_out_list(struct sb_out *out, const char *name,
+			   size_t above)
+{
+	unsigned int k;
+	bool first = true;
+
+	sb_printf(out, "\"%s\":[", name);
+	for (k = 0; k < SIZES_NR; k++) {
+		if (sizes_at(k) <= above)
+			continue;
+		sb_printf(out, "%s%zu", first ? "" : ",", sizes_at(k));
+		first = false;
+	}
+	sb_printf(out, "],");
+}
+
+static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
+{
+	unsigned int repeats = ctx->val[P_REPEATS];
+	struct sb_out *out = ctx->out;
+	struct sb_label at[] = { { "size" }, {} };
+	unsigned int k;
+
+	sizes_out_list(out, "sizes", 0);
+	sizes_out_list(out, "page_allocator_sizes", KMALLOC_MAX_CACHE_SIZE);
+	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"loop_overhead_ns\":",
+		  (unsigned long)KMALLOC_MAX_CACHE_SIZE);
+	sb_out_milli(out, sb_per_op_milli(s->overhead.ns, 0, ctx->val[P_ITERS]));
+	sb_printf(out, ",\"metrics\":{");
+	for (k = 0; k < SIZES_NR; k++) {
+		at[0].num = sizes_at(k);
+		sb_out_metric_at(out, !k, "ns_per_op", at, "ns", true,
+				 s->ns + k * repeats, repeats);
+		sb_out_metric_at(out, false, "cycles_per_op", at, "cycles", true,
+				 s->cycles + k * repeats, repeats);
+	}
+	sb_printf(out, "}");
+}
+
+static int sizes_run(struct sb_ctx *ctx)
+{
+	unsigned int repeats = ctx->val[P_REPEATS];
+	struct sizes s = { .ctx = ctx };
+	int ret;
+
+	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
+	if (!ret)
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * (repeats + 1) * SIZES_NR);
+	if (ret)
+		return ret;
+	s.ns = kcalloc(SIZES_NR * repeats, sizeof(*s.ns), GFP_KERNEL);
+	s.cycles = kcalloc(SIZES_NR * repeats, sizeof(*s.cycles), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (s.ns && s.cycles)
+		ret = sb_run_on_cpu(ctx->val[P_CPU], sizes_pinned, &s);
+	if (ret == -ENOMEM)
+		sb_fail(ctx, "allocation failed");
+	else if (!ret)
+		sizes_out(ctx, &s);
+	kfree(s.cycles);
+	kfree(s.ns);
+	return ret;
+}
+
+const struct sb_test sb_test_sizes = {
+	.name = "sizes",
+	.desc = "kmalloc+kfree in a loop, sizes 8 B to max(2 x KMALLOC_MAX_CACHE_SIZE, 16 KiB): kmalloc caches, then the page allocator",
+	.params = sizes_params,
+	.nr_params = ARRAY_SIZE(sizes_params),
+	.run = sizes_run,
+};
