@@ -103,7 +103,7 @@ int cmd_bench(int argc, char **argv)
 	};
 	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
 	const char *accel = "tcg";
-	long boots = 5, cpus = 2;
+	long boots = 5, cpus = 0;
 	char **variants;
 	int c, n, failed = 0;
 
@@ -131,6 +131,8 @@ int cmd_bench(int argc, char **argv)
 			return error("bench: %s: unknown option or missing value", argv[optind - 1]), 2;
 		}
 	}
+	if (vm_cpus_for_accel(accel, &cpus))
+		return 2;
 	variants = optind < argc ? argv + optind : defaults;
 	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
 	for (int i = 0; i < n; i++) {

@@ -34,7 +34,7 @@ static const char run_usage[] =
 	"  -o, --output=FILE  results file; with several allocators, a directory\n"
 	"                     (default results/VARIANT-WORKLOAD-TIME.json)\n"
 	"  --accel=ACCEL      auto tries KVM and falls back to TCG (default auto)\n"
-	"  --cpus=N           guest CPUs (default 2)\n"
+	"  --cpus=N           guest CPUs (default 2; 1 with icount)\n"
 	"  --mem=MB           guest memory (default 512)\n"
 	"  --cmdline=ARGS     extra kernel parameters, e.g. slub_debug=FZPU\n"
 	"  --repeat=N         override every test's repeats\n"
@@ -372,8 +372,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 	};
 	int c;
 
-	*o = (struct run_opts){ .workload = "quick", .accel = "auto", .cpus = 2,
-				.mem = 512, .boots = 1 };
+	*o = (struct run_opts){ .workload = "quick", .accel = "auto", .mem = 512,
+				.boots = 1 };
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -421,6 +421,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 	}
 	if (optind < argc)
 		return error("run: unexpected argument '%s'", argv[optind]);
+	if (vm_cpus_for_accel(o->accel, &o->cpus))
+		return -1;
 	if (!o->allocs)
 		o->allocs = xstrdup("slub");
 	return 0;

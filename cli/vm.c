@@ -41,6 +41,19 @@ bool accel_valid(const char *accel)
 	       !strcmp(accel, "tcg") || !strcmp(accel, "icount");
 }
 
+int vm_cpus_for_accel(const char *accel, long *cpus)
+{
+	bool icount = !strcmp(accel, "icount");
+
+	/* QEMU 7.2's single-threaded icount hangs bringing up a second vCPU. */
+	if (icount && *cpus > 1)
+		return error("--accel=icount runs one vCPU only (a second one never comes up); "
+			     "drop --cpus or use --cpus=1");
+	if (!*cpus)
+		*cpus = icount ? 1 : 2;
+	return 0;
+}
+
 const char *vm_status_name(enum vm_status s)
 {
 	switch (s) {

@@ -48,5 +48,10 @@ char *console_problem(const char *log);
 /* The last @lines lines of a console log, for error messages. */
 void print_console_tail(const char *path, int lines);
 bool accel_valid(const char *accel);
+/*
+ * Resolves *cpus (0: not given) for @accel: 2 by default, 1 under icount,
+ * where more is refused. Returns -1 with a message on a refusal.
+ */
+int vm_cpus_for_accel(const char *accel, long *cpus);
 
 #endif

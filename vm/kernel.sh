@@ -162,9 +162,10 @@ run_make() {
 	progress_note "$what: done in $((SECONDS - start))s"
 }
 
-# Lines of .config that name the allocator; the rest must agree between the
-# variants of one tree.
-ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_STATS|SLUB_CPU_PARTIAL|SLAB_MERGE_DEFAULT|SLAB_FREELIST_RANDOM|SLAB_FREELIST_HARDENED|SLUB_TINY|DEBUG_SLAB|HAVE_HARDENED_USERCOPY_ALLOCATOR)[= ]'
+# Lines of .config that are the allocator's: its own options and what its
+# Kconfig selects (SLUB: HAVE_ALIGNED_STRUCT_PAGE; SLUB_DEBUG: STACKDEPOT).
+# The rest must agree between the variants of one tree.
+ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_DEBUG_ON|SLUB_STATS|SLUB_CPU_PARTIAL|SLAB_MERGE_DEFAULT|SLAB_FREELIST_RANDOM|SLAB_FREELIST_HARDENED|SLUB_TINY|DEBUG_SLAB|HAVE_HARDENED_USERCOPY_ALLOCATOR|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT)[= ]'
 
 # slabbench.ko for the kernel in $1, in a directory named after the hash
 # of the module's sources; sets KMOD.
@@ -230,12 +231,13 @@ build_initramfs() {
 	mv "$INITRAMFS.tmp" "$INITRAMFS"
 }
 
-# Splits a .config into the allocator lines and all the others.
+# Splits a .config into the allocator lines and all the others. Among the
+# others only what is set counts: "# X is not set" and X hidden by the
+# allocator (SLOB hides KASAN, KFENCE, HARDENED_USERCOPY) are both off.
 split_config() {
 	local config=$1 out=$2
 	grep -E "$ALLOC_RE" "$config" | sort >"$out/slabbench.alloc.config"
-	grep -vE "$ALLOC_RE" "$config" | grep -v '^#$' | grep -v '^# Linux/' |
-		grep -v '^# Compiler:' | sed '/^$/d' | sort >"$out/slabbench.common.config"
+	grep -vE "$ALLOC_RE" "$config" | grep '^CONFIG_' | sort >"$out/slabbench.common.config"
 }
 
 # Debian's packaged kernel: the image package is downloaded and unpacked

@@ -67,3 +67,5 @@ check "--cpus=0 is refused" test $? -eq 2
 check "an unknown command is refused" test $? -eq 2
 "$SB" run --help | grep -q -- '--alloc'
 check "run --help describes --alloc" test $? -eq 0
+check "slab and slub results record the same non-allocator config" \
+	bash -c "test \"\$(jq -r .kernel.common_config_sha256 '$TMP/slab.json')\" = \"\$(jq -r .kernel.common_config_sha256 '$TMP/slub.json')\""

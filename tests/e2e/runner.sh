@@ -79,7 +79,11 @@ else
 	check "no usable /dev/kvm: TCG" jqt "$TMP/a1.json" '.vm.accel == "tcg"'
 fi
 "$SB" run --alloc=slub --workload="$TMP/info.json" --accel=icount -o "$TMP/ic.json" >/dev/null
-check "--accel=icount runs and is recorded" jqt "$TMP/ic.json" '.vm.accel == "icount"'
+check "--accel=icount runs on one vCPU and is recorded" \
+	jqt "$TMP/ic.json" '.vm.accel == "icount" and .guest.info.cpus_online == 1'
+"$SB" run --alloc=slub --accel=icount --cpus=2 2>"$TMP/ic2.err"
+check "--accel=icount with two vCPUs is refused" test $? -eq 2
+check "and the reason is given" grep -q "one vCPU only" "$TMP/ic2.err"
 
 # Per-run inputs travel in an archive of their own: the base stays as built.
 base=$(vm/kernel.sh build slub "$PWD/build/slabbench-agent" 2>/dev/null | sed -n 's/^initramfs=//p')
