@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char bench_usage[] =
 	"usage: slabbench bench [--boots=N] [--accel=ACCEL] [--cpus=N] [VARIANT...]\n"
@@ -75,8 +76,9 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 	printf("%-10s boot to agent ready: median %.2f s, min %.2f s, max %.2f s (%ld boots); "
 	       "whole boot %.2f s median\n", variant, r.median, r.min, r.max, boots, w.median);
 	if (g.build_seconds >= 0)
-		printf("%-10s cold kernel build: %.0f s (make -j%s)\n", variant, g.build_seconds,
-		       getenv("SLABBENCH_JOBS") ? getenv("SLABBENCH_JOBS") : "nproc");
+		printf("%-10s cold kernel build: %.0f s (make -j%ld)\n", variant, g.build_seconds,
+		       getenv("SLABBENCH_JOBS") ? atol(getenv("SLABBENCH_JOBS")) :
+						  sysconf(_SC_NPROCESSORS_ONLN));
 	else
 		printf("%-10s cold kernel build: not recorded (built before build times were kept)\n",
 		       variant);
