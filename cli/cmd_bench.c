@@ -137,16 +137,8 @@ int cmd_bench(int argc, char **argv)
 		return 2;
 	variants = optind < argc ? argv + optind : defaults;
 	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
-	for (int i = 0; i < n; i++) {
-		char *known;
-		bool ok = variant_known(variants[i], &known);
-
-		if (!ok)
-			error("bench: unknown variant '%s' (known: %s)", variants[i], known);
-		free(known);
-		if (!ok)
-			return 2;
-	}
+	if (variants_check("bench", variants, n))
+		return 2;
 	for (int i = 0; i < n; i++)
 		failed |= bench_variant(variants[i], boots, accel, cpus) != 0;
 	return failed;

@@ -40,21 +40,6 @@ static int kernel_script(const char *verb, const char *variant)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
-static int check_variants(int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++) {
-		char *known;
-		bool ok = variant_known(argv[i], &known);
-
-		if (!ok)
-			error("kernel: unknown variant '%s' (known: %s)", argv[i], known);
-		free(known);
-		if (!ok)
-			return -1;
-	}
-	return 0;
-}
-
 int cmd_kernel(int argc, char **argv)
 {
 	const char *verb = argc > 1 ? argv[1] : NULL;
@@ -71,7 +56,7 @@ int cmd_kernel(int argc, char **argv)
 	}
 	if (strcmp(verb, "build") && strcmp(verb, "clean"))
 		return error("kernel: '%s' is not build, list or clean", verb), 2;
-	if (check_variants(argc - 2, argv + 2))
+	if (variants_check("kernel", argv + 2, argc - 2))
 		return 2;
 	if (!strcmp(verb, "build") && argc < 3)
 		return error("kernel build: name at least one variant"), 2;

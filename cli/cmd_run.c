@@ -432,7 +432,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct workload w;
-	char *path, *save = NULL, *v, *known, *list;
+	char *path, *save = NULL, *v, *list;
 	int failed = 0, nr_allocs = 0;
 
 	if (parse_run_opts(argc, argv, &o)) {
@@ -441,12 +441,7 @@ int cmd_run(int argc, char **argv)
 	}
 	list = xstrdup(o.allocs);
 	for (v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-		bool ok = variant_known(v, &known);
-
-		if (!ok)
-			error("run: --alloc: unknown allocator variant '%s' (known: %s)", v, known);
-		free(known);
-		if (!ok) {
+		if (variants_check("run: --alloc", &v, 1)) {
 			free(list);
 			free(o.allocs);
 			return 2;

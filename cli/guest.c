@@ -30,6 +30,21 @@ bool variant_known(const char *variant, char **known)
 	return found;
 }
 
+int variants_check(const char *cmd, char *const *names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *known;
+		bool ok = variant_known(names[i], &known);
+
+		if (!ok)
+			error("%s: unknown variant '%s' (known: %s)", cmd, names[i], known);
+		free(known);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 static char *kv_get(const char *text, const char *key)
 {
 	size_t klen = strlen(key);

@@ -22,6 +22,8 @@ struct guest {
 
 /* Whether vm/variants names @variant; lists the known ones otherwise. */
 bool variant_known(const char *variant, char **known);
+/* 0 when vm/variants names every one of @names, else -1 and a message. */
+int variants_check(const char *cmd, char *const *names, int n);
 /* Builds what is missing (progress on a terminal) and fills @g. */
 int guest_prepare(const char *variant, struct guest *g);
 void guest_free(struct guest *g);
