@@ -219,14 +219,18 @@ static int run_spec(const char *index, const char *spec)
 	return 0;
 }
 
-/* devtmpfs creates the port's node asynchronously; wait for it a while. */
+/*
+ * devtmpfs creates the port's node asynchronously, and a debug kernel
+ * (KASAN, lockdep) under emulation probes its devices slowly: wait up to
+ * a minute. The host's own timeout still bounds the whole boot.
+ */
 static int open_port(void)
 {
 	char path[300], name[64];
 	struct timespec pause = { 0, 10 * 1000 * 1000 };
 	int tries, fd;
 
-	for (tries = 0; tries < 500; tries++) {
+	for (tries = 0; tries < 6000; tries++) {
 		DIR *d = opendir("/sys/class/virtio-ports");
 		struct dirent *e;
 
