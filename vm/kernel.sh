@@ -351,7 +351,7 @@ build_variant() {
 
 list_variants() {
 	local v hash state
-	printf '%-10s %-5s %-12s %s\n' VARIANT TREE HASH STATE
+	printf '%-10s %-6s %-12s %s\n' VARIANT TREE HASH STATE
 	for v in $(variant_names); do
 		variant_lookup "$v"
 		if hash=$(variant_hash "$v" 2>/dev/null); then
@@ -361,7 +361,7 @@ list_variants() {
 			hash=-
 			state="linux-source-$TREE not installed"
 		fi
-		printf '%-10s %-5s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
+		printf '%-10s %-6s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
 	done
 }
 
