@@ -213,30 +213,30 @@ struct kmem_cache *sb_cache_create(const char *name, unsigned int size)
  * kmem_cache is private to mm/ in 6.12. The twin gets its own name, as
  * SLUB names the sysfs directory of an unmergeable cache after it.
  */
-struct kmem_cache *sb_cache_create_unmerged(struct sb_ctx *ctx,
-					    const char *name,
-					    unsigned int size)
+int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
+			     unsigned int size, struct kmem_cache **cache)
 {
 	struct kmem_cache *s, *twin;
 	char twin_name[48];
 
+	*cache = NULL;
 	s = sb_cache_create(name, size);
 	if (!s)
-		return ERR_PTR(-ENOMEM);
+		return -ENOMEM;
 	snprintf(twin_name, sizeof(twin_name), "%s-twin", name);
 	twin = sb_cache_create(twin_name, size);
 	if (!twin) {
 		kmem_cache_destroy(s);
-		return ERR_PTR(-ENOMEM);
+		return -ENOMEM;
 	}
 	if (twin == s) {
 		kmem_cache_destroy(twin);
 		kmem_cache_destroy(s);
-		return ERR_PTR(sb_fail(ctx, "cache %s was merged with another cache",
-				       name));
+		return sb_fail(ctx, "cache %s was merged with another cache", name);
 	}
 	kmem_cache_destroy(twin);
-	return s;
+	*cache = s;
+	return 0;
 }
 
 /* An eighth of RAM at most: a 512 MB guest stays clear of reclaim. */

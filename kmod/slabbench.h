@@ -161,9 +161,9 @@ void sb_loop_overhead(u64 iters, struct sb_timer *t);
 void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t);
 s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops);
 struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
-struct kmem_cache *sb_cache_create_unmerged(struct sb_ctx *ctx,
-					    const char *name,
-					    unsigned int size);
+/* On failure *cache is NULL, which kmem_cache_destroy() accepts. */
+int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
+			     unsigned int size, struct kmem_cache **cache);
 u64 sb_mem_cap(void);
 int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
 int sb_check_work(struct sb_ctx *ctx, u64 ops);

@@ -163,7 +163,6 @@ static int batch_run(struct sb_ctx *ctx)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct batch b = { .ctx = ctx, .count = ctx->val[P_COUNT] };
 	u64 size = ctx->val[P_SIZE];
-	struct kmem_cache *cache;
 	char name[32];
 	s64 *res;
 	int ret, i;
@@ -185,19 +184,16 @@ static int batch_run(struct sb_ctx *ctx)
 		b.res[i] = res + i * repeats;
 	batch_fill_order(&b);
 	snprintf(name, sizeof(name), "slabbench-batch-%llu", size);
-	cache = sb_cache_create_unmerged(ctx, name, size);
-	if (IS_ERR(cache)) {
-		ret = PTR_ERR(cache);
+	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
+	if (ret)
 		goto out;
-	}
-	b.cache = cache;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], batch_pinned, &b);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%llu objects of %llu bytes)",
 			b.count, size);
 	else if (!ret)
 		batch_out(ctx, &b);
-	kmem_cache_destroy(cache);
+	kmem_cache_destroy(b.cache);
 out:
 	kvfree(b.order);
 	kvfree(b.objs);

@@ -193,12 +193,9 @@ static int bulk_run(struct sb_ctx *ctx)
 	if (!b.ns || !b.cycles || !b.objs)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-bulk-%llu", size);
-	b.cache = sb_cache_create_unmerged(ctx, name, size);
-	if (IS_ERR(b.cache)) {
-		ret = PTR_ERR(b.cache);
-		b.cache = NULL;
+	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
+	if (ret)
 		goto out;
-	}
 	ret = sb_run_on_cpu(ctx->val[P_CPU], bulk_pinned, &b);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (bulks of up to %u objects of %llu bytes)",

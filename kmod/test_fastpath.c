@@ -98,12 +98,10 @@ static int fastpath_run(struct sb_ctx *ctx)
 		goto out;
 	if (ctx->val[P_API] == 0) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
-		f.cache = sb_cache_create_unmerged(ctx, name, ctx->val[P_SIZE]);
-		if (IS_ERR(f.cache)) {
-			ret = PTR_ERR(f.cache);
-			f.cache = NULL;
+		ret = sb_cache_create_unmerged(ctx, name, ctx->val[P_SIZE],
+					       &f.cache);
+		if (ret)
 			goto out;
-		}
 		sb_printf(ctx->out, "\"cache_merged\":false,");
 	}
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);

@@ -365,13 +365,10 @@ static int hitrate_run(struct sb_ctx *ctx)
 	h.objs = kvmalloc_array(count, sizeof(void *), GFP_KERNEL);
 	if (!samples || !h.objs)
 		goto out;
-	hr_cache = sb_cache_create_unmerged(ctx, "slabbench-hitrate",
-					    ctx->val[P_SIZE]);
-	if (IS_ERR(hr_cache)) {
-		ret = PTR_ERR(hr_cache);
-		hr_cache = NULL;
+	ret = sb_cache_create_unmerged(ctx, "slabbench-hitrate",
+				       ctx->val[P_SIZE], &hr_cache);
+	if (ret)
 		goto out;
-	}
 	ret = hr_register(ctx);
 	if (ret)
 		goto out;

@@ -200,10 +200,11 @@ static int ov_repeat(struct overhead *o, unsigned int r)
 	long base, peak, tail_milli;
 	struct kmem_cache *s;
 	s64 bytes;
+	int ret;
 
-	s = sb_cache_create_unmerged(ctx, "slabbench-overhead", size);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
+	ret = sb_cache_create_unmerged(ctx, "slabbench-overhead", size, &s);
+	if (ret)
+		return ret;
 #ifdef CONFIG_SLAB
 	o->slab = *sb_slab_head(s);
 #endif

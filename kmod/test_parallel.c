@@ -220,12 +220,9 @@ static int parallel_run(struct sb_ctx *ctx)
 		if (!p.th[i].objs)
 			goto out;
 	}
-	p.cache = sb_cache_create_unmerged(ctx, "slabbench-parallel", size);
-	if (IS_ERR(p.cache)) {
-		ret = PTR_ERR(p.cache);
-		p.cache = NULL;
+	ret = sb_cache_create_unmerged(ctx, "slabbench-parallel", size, &p.cache);
+	if (ret)
 		goto out;
-	}
 	ret = parallel_measure(&p, cpus, nr_k, res);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%u threads, bursts of %llu objects of %llu bytes)",

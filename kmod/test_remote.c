@@ -207,12 +207,9 @@ static int remote_run(struct sb_ctx *ctx)
 	if (!res || !rm.ring)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-remote-%llu", size);
-	rm.cache = sb_cache_create_unmerged(ctx, name, size);
-	if (IS_ERR(rm.cache)) {
-		ret = PTR_ERR(rm.cache);
-		rm.cache = NULL;
+	ret = sb_cache_create_unmerged(ctx, name, size, &rm.cache);
+	if (ret)
 		goto out;
-	}
 	/* The empty loops, then an untimed warm-up pass. */
 	ret = remote_pass(&rm, cpus, 0);
 	if (!ret)
