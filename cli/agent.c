@@ -10,6 +10,9 @@
  *   file NAME PATH     send the contents of PATH (kind "missing" if absent)
  *   write PATH VALUE   write VALUE to PATH (e.g. /proc/sys/vm/stat_refresh)
  *   cmd NAME ARGV...   run ARGV (no shell), send its standard output
+ *   reload N SPEC      try to unload the module while SPEC runs, then unload
+ *                      and load it N times; send the outcome (KTAP) as file
+ *                      "reload"
  * Frames: "@SB KIND NAME LENGTH\n" then LENGTH bytes then "\n". KIND is
  * ready, result, error, file, missing, cmd or done; see cli/frames.h.
  */
@@ -316,6 +319,104 @@ static int load_preload_modules(void)
 	return ret;
 }
 
+/* Slab in /proc/meminfo, per-CPU deltas folded first; -1 if unknown. */
+static long slab_kb(void)
+{
+	FILE *f;
+	char line[128];
+	long kb = -1;
+
+	write_value("/proc/sys/vm/stat_refresh", "1");
+	f = fopen("/proc/meminfo", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * Slab memory that loading and unloading may leave in caches without a
+ * leak: debugfs and sysfs inodes and dentries, freed after an RCU grace
+ * period, and slabs kept on per-CPU and partial lists.
+ */
+#define RELOAD_SLACK_KB 512
+
+/*
+ * An open debugfs file pins the module (fops->owner): unloading during a
+ * run must be refused, and the run must complete; then @n unload and load
+ * cycles must leave slab memory where it was.
+ */
+static int reload_test(long n, const char *spec)
+{
+	char *ktap = NULL, sync;
+	size_t len = 0;
+	FILE *out = open_memstream(&ktap, &len);
+	int pipefd[2], status = -1, refused, cycles_ok = 1, fd;
+	char *info;
+	size_t info_len = 0;
+	long before, after, i;
+	pid_t child;
+
+	if (!out || pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	fprintf(out, "KTAP version 1\n1..5\n");
+	child = fork();
+	if (child == 0) {
+		int fd = open(RUN_PATH, O_RDWR | O_CLOEXEC);
+
+		/* The file is open: the module is pinned from here on. */
+		if (write(pipefd[1], "x", 1) != 1 || fd < 0)
+			_exit(2);
+		_exit(write(fd, spec, strlen(spec)) < 0);
+	}
+	close(pipefd[1]);
+	if (child < 0 || read(pipefd[0], &sync, 1) != 1) {
+		fclose(out);
+		free(ktap);
+		return -1;
+	}
+	close(pipefd[0]);
+	usleep(200 * 1000);
+	refused = syscall(SYS_delete_module, "slabbench", O_NONBLOCK) && errno == EWOULDBLOCK;
+	fprintf(out, "%sok 1 unloading during a run is refused\n", refused ? "" : "not ");
+	waitpid(child, &status, 0);
+	fprintf(out, "%sok 2 the run completes\n",
+		WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "not ");
+	if (!refused)
+		load_module(MODULE_PATH);
+	before = slab_kb();
+	for (i = 0; i < n && cycles_ok; i++) {
+		if (syscall(SYS_delete_module, "slabbench", O_NONBLOCK)) {
+			fprintf(out, "# cycle %ld: unloading: %s\n", i + 1, strerror(errno));
+			cycles_ok = 0;
+		}
+		if (load_module(MODULE_PATH)) {
+			fprintf(out, "# cycle %ld: loading failed\n", i + 1);
+			cycles_ok = 0;
+		}
+	}
+	fprintf(out, "%sok 3 unload and load %ld times\n", cycles_ok ? "" : "not ", n);
+	after = slab_kb();
+	fprintf(out, "# Slab %ld kB before, %ld kB after (slack %d kB)\n", before,
+		after, RELOAD_SLACK_KB);
+	fprintf(out, "%sok 4 slab memory back to its baseline\n",
+		before >= 0 && after >= 0 && after - before <= RELOAD_SLACK_KB ? "" : "not ");
+	fd = open("/sys/kernel/debug/slabbench/info", O_RDONLY | O_CLOEXEC);
+	info = fd >= 0 ? read_fd(fd, &info_len) : NULL;
+	fprintf(out, "%sok 5 the module answers\n",
+		info && strstr(info, "\"module\":\"slabbench\"") ? "" : "not ");
+	free(info);
+	if (fd >= 0)
+		close(fd);
+	if (fclose(out))
+		return -1;
+	send_frame("file", "reload", ktap, len);
+	free(ktap);
+	return 0;
+}
+
 /* Splits a line into at most max-1 words, NULL-terminated. */
 static int split(char *line, char **argv, int max)
 {
@@ -356,6 +457,13 @@ static int run_plan(void)
 			if (split(line + 6, argv, 64) != 2)
 				goto bad;
 			ret = write_value(argv[0], argv[1]);
+		} else if (!strncmp(line, "reload ", 7)) {
+			char *spec;
+			long n = strtol(line + 7, &spec, 10);
+
+			if (n < 1 || *spec != ' ')
+				goto bad;
+			ret = reload_test(n, spec + 1);
 		} else if (!strncmp(line, "cmd ", 4)) {
 			if (split(line + 4, argv, 64) < 2)
 				goto bad;

@@ -11,7 +11,6 @@
 #include "util.h"
 #include "vm.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +30,8 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 			 long cpus)
 {
 	static const char plan[] = "file info /sys/kernel/debug/slabbench/info\n";
-	char *rundir = xasprintf("%s/runs/bench-%s-XXXXXX", slabbench_cache(), variant);
 	double *ready = xcalloc(boots, sizeof(*ready)), *wall = xcalloc(boots, sizeof(*wall));
-	char *initrd = NULL, *parent = xasprintf("%s/runs", slabbench_cache());
+	char *initrd = NULL, *rundir = NULL;
 	struct summary r, w;
 	struct guest g;
 	int ret = -1;
@@ -41,17 +39,16 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 
 	if (guest_prepare(variant, &g))
 		goto out_free;
-	if (mkdir_p(parent) || !mkdtemp(rundir)) {
-		error("%s: %s", rundir, strerror(errno));
+	rundir = guest_rundir(variant);
+	if (!rundir)
 		goto out;
-	}
 	if (guest_initrd(&g, plan, rundir, &initrd))
 		goto out;
 	for (i = 0; i < boots; i++) {
 		struct vm_config c = {
 			.label = variant, .kernel = g.bzimage, .initrd = initrd,
 			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 512,
-			.timeout_s = 120, .expected_results = 0,
+			.timeout_s = 120, .expected_results = 0, .cmdline = g.cmdline,
 		};
 		struct vm_outcome o;
 
@@ -87,7 +84,6 @@ out:
 	guest_free(&g);
 out_free:
 	free(initrd);
-	free(parent);
 	free(rundir);
 	free(ready);
 	free(wall);

@@ -56,33 +56,32 @@ struct run_opts {
  */
 static char *build_plan(const struct workload *w, bool guest_config)
 {
-	size_t cap = 4096, len = 0;
-	char *plan = xmalloc(cap);
-	static const char *const head =
-		"file info /sys/kernel/debug/slabbench/info\n"
-		"file catalogue /sys/kernel/debug/slabbench/tests\n"
-		"file cmdline /proc/cmdline\n"
-		"write /proc/sys/vm/stat_refresh 1\n"
-		"file meminfo.before /proc/meminfo\n"
-		"file slabinfo.before /proc/slabinfo\n";
-	static const char *const tail =
-		"write /proc/sys/vm/stat_refresh 1\n"
-		"file meminfo.after /proc/meminfo\n"
-		"file slabinfo.after /proc/slabinfo\n";
+	char *plan = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&plan, &len);
 
-	len = snprintf(plan, cap, "%s%s", head,
-		       guest_config ? "cmd config /bin/zcat /proc/config.gz\n" : "");
+	if (!f)
+		out_of_memory();
+	fputs("file info /sys/kernel/debug/slabbench/info\n"
+	      "file catalogue /sys/kernel/debug/slabbench/tests\n"
+	      "file cmdline /proc/cmdline\n"
+	      "write /proc/sys/vm/stat_refresh 1\n"
+	      "file meminfo.before /proc/meminfo\n"
+	      "file slabinfo.before /proc/slabinfo\n", f);
+	if (guest_config)
+		fputs("cmd config /bin/zcat /proc/config.gz\n", f);
 	for (int i = 0; i < w->nr_tests; i++) {
-		size_t need = strlen(w->tests[i].spec) + 6;
-
-		if (len + need + 1 >= cap) {
-			cap = 2 * (len + need + 1);
-			plan = xrealloc(plan, cap);
-		}
-		len += snprintf(plan + len, cap - len, "run %s\n", w->tests[i].spec);
+		fprintf(f, "run %s\n", w->tests[i].spec);
+		/* overhead hold=1: the allocator's own view of the held cache. */
+		if (strstr(w->tests[i].spec, " hold=1"))
+			fprintf(f, "file slabinfo.held-%d /proc/slabinfo\n"
+				"write /sys/kernel/debug/slabbench/run release\n", i);
 	}
-	plan = xrealloc(plan, len + strlen(tail) + 1);
-	strcpy(plan + len, tail);
+	fputs("write /proc/sys/vm/stat_refresh 1\n"
+	      "file meminfo.after /proc/meminfo\n"
+	      "file slabinfo.after /proc/slabinfo\n", f);
+	if (fclose(f))
+		out_of_memory();
 	return plan;
 }
 
@@ -113,7 +112,7 @@ static cJSON *string_lines(const char *text)
 }
 
 static cJSON *new_document(const struct run_opts *o, const struct guest *g,
-			   const struct workload *w)
+			   const struct workload *w, const char *cmdline)
 {
 	cJSON *doc = cJSON_CreateObject(), *host, *vm, *kernel, *tests;
 	char hostname[256] = "", stamp[32], *model, *alloc;
@@ -139,7 +138,7 @@ static cJSON *new_document(const struct run_opts *o, const struct guest *g,
 	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
 	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
 	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
-	cJSON_AddStringToObject(vm, "cmdline", o->cmdline ? o->cmdline : "");
+	cJSON_AddStringToObject(vm, "cmdline", cmdline);
 
 	kernel = cJSON_AddObjectToObject(doc, "kernel");
 	cJSON_AddStringToObject(kernel, "variant", g->variant);
@@ -209,6 +208,7 @@ struct variant_run {
 	const char *out;
 	const char *build_config;	/* the .config the kernel was built with */
 	const char *alloc_config;	/* its allocator lines */
+	const char *cmdline;		/* the variant's and --cmdline's */
 	cJSON *doc;
 };
 
@@ -223,7 +223,7 @@ static int run_boot(const struct variant_run *v, int index)
 	struct vm_config c = {
 		.label = g->variant, .kernel = g->bzimage, .initrd = v->initrd,
 		.dir = v->rundir, .accel = o->accel, .cpus = o->cpus,
-		.mem_mb = o->mem, .cmdline = o->cmdline,
+		.mem_mb = o->mem, .cmdline = v->cmdline,
 		.timeout_s = o->timeout > 0 ? o->timeout : w->timeout_s,
 		.expected_results = w->nr_tests,
 	};
@@ -291,39 +291,30 @@ static int run_variant(const struct run_opts *o, const char *variant,
 		       const struct workload *w, const char *out)
 {
 	char *rundir = NULL, *plan = NULL, *initrd = NULL, *build_config = NULL;
-	char *config_path = NULL, *alloc_text = NULL, *partial;
+	char *config_path = NULL, *alloc_text = NULL, *cmdline = NULL, *partial;
 	struct guest g;
 	cJSON *doc = NULL;
 	int ret = -1, boot;
 
 	if (guest_prepare(variant, &g))
 		return -1;
-	rundir = xasprintf("%s/runs/%s-XXXXXX", slabbench_cache(), variant);
-	{
-		char *parent = xasprintf("%s/runs", slabbench_cache());
-
-		if (mkdir_p(parent)) {
-			free(parent);
-			goto out;
-		}
-		free(parent);
-	}
-	if (!mkdtemp(rundir)) {
-		error("%s: %s", rundir, strerror(errno));
+	rundir = guest_rundir(variant);
+	if (!rundir)
 		goto out;
-	}
 	plan = build_plan(w, strcmp(g.tree, "debian") != 0);
 	if (guest_initrd(&g, plan, rundir, &initrd))
 		goto out;
 	config_path = xasprintf("%s/.config", g.dir);
 	build_config = read_file(config_path, NULL);
 	alloc_text = read_file(g.alloc_config, NULL);
-	doc = new_document(o, &g, w);
+	cmdline = guest_cmdline(&g, o->cmdline);
+	doc = new_document(o, &g, w, cmdline);
 	{
 		struct variant_run v = {
 			.o = o, .g = &g, .w = w, .initrd = initrd, .rundir = rundir,
 			.out = out, .build_config = build_config,
 			.alloc_config = alloc_text ? alloc_text : "", .doc = doc,
+			.cmdline = cmdline,
 		};
 
 		ret = 0;
@@ -345,11 +336,28 @@ static int run_variant(const struct run_opts *o, const char *variant,
 out:
 	cJSON_Delete(doc);
 	free(alloc_text);
+	free(cmdline);
 	free(build_config);
 	free(config_path);
 	free(initrd);
 	free(plan);
 	free(rundir);
+	guest_free(&g);
+	return ret;
+}
+
+/* Before any benchmark boot: the module of @variant accepts every test. */
+static int workload_valid_for(const struct workload *w, const char *variant)
+{
+	struct guest g;
+	cJSON *cat;
+	int ret;
+
+	if (guest_prepare(variant, &g))
+		return -1;
+	cat = guest_catalogue(&g);
+	ret = cat ? workload_check(w, cat) : -1;
+	cJSON_Delete(cat);
 	guest_free(&g);
 	return ret;
 }
@@ -439,20 +447,6 @@ int cmd_run(int argc, char **argv)
 		free(o.allocs);
 		return 2;
 	}
-	list = xstrdup(o.allocs);
-	for (v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-		if (variants_check("run: --alloc", &v, 1)) {
-			free(list);
-			free(o.allocs);
-			return 2;
-		}
-		nr_allocs++;
-	}
-	free(list);
-	if (!nr_allocs) {
-		free(o.allocs);
-		return error("run: --alloc: no allocator given"), 2;
-	}
 	path = workload_resolve(o.workload);
 	if (workload_load(path, o.repeat, &w)) {
 		free(path);
@@ -460,6 +454,24 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	free(path);
+	list = xstrdup(o.allocs);
+	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
+		if (variants_check("run: --alloc", &v, 1))
+			failed = 2;
+		else if (workload_valid_for(&w, v))
+			failed = 2;
+		nr_allocs++;
+	}
+	free(list);
+	if (!failed && !nr_allocs) {
+		error("run: --alloc: no allocator given");
+		failed = 2;
+	}
+	if (failed) {
+		workload_free(&w);
+		free(o.allocs);
+		return failed;
+	}
 	if (nr_allocs > 1 && o.output && mkdir_p(o.output))
 		failed = 1;
 	if (!o.output && mkdir_p("results"))

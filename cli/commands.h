@@ -8,5 +8,7 @@ int cmd_run(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

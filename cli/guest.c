@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "guest.h"
+#include "frames.h"
 #include "util.h"
+#include "vm.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,6 +92,8 @@ int guest_prepare(const char *variant, struct guest *g)
 	g->alloc_config = kv_get(out, "alloc_config");
 	g->common_config = kv_get(out, "common_config");
 	g->common_sha256 = kv_get(out, "common_sha256");
+	g->cmdline = kv_get(out, "cmdline");
+	g->module = kv_get(out, "module");
 	{
 		char *secs = kv_get(out, "build_seconds");
 
@@ -99,7 +103,7 @@ int guest_prepare(const char *variant, struct guest *g)
 	free(out);
 	if (!g->tree || !g->hash || !g->bzimage || !g->initramfs ||
 	    !g->gen_init_cpio || !g->release || !g->alloc_config ||
-	    !g->common_config || !g->common_sha256) {
+	    !g->common_config || !g->common_sha256 || !g->cmdline || !g->module) {
 		guest_free(g);
 		return error("%s guest: vm/kernel.sh did not report every path", variant);
 	}
@@ -119,7 +123,32 @@ void guest_free(struct guest *g)
 	free(g->alloc_config);
 	free(g->common_config);
 	free(g->common_sha256);
+	free(g->cmdline);
+	free(g->module);
 	memset(g, 0, sizeof(*g));
+}
+
+char *guest_cmdline(const struct guest *g, const char *extra)
+{
+	bool both = g->cmdline[0] && extra && extra[0];
+
+	return xasprintf("%s%s%s", g->cmdline, both ? " " : "", extra ? extra : "");
+}
+
+char *guest_rundir(const char *label)
+{
+	char *parent = xasprintf("%s/runs", slabbench_cache());
+	char *dir = xasprintf("%s/%s-XXXXXX", parent, label);
+	int ret = mkdir_p(parent);
+
+	free(parent);
+	if (!ret && !mkdtemp(dir))
+		ret = error("%s: %s", dir, strerror(errno));
+	if (ret) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }
 
 static int append_file(FILE *to, const char *path)
@@ -180,4 +209,63 @@ out:
 	free(list_path);
 	free(list);
 	return ret;
+}
+
+int guest_boot(const struct guest *g, const char *plan, const char *accel,
+	       int cpus, double timeout_s, struct vm_outcome *o)
+{
+	char *rundir = guest_rundir(g->variant), *initrd = NULL;
+	int ret = -1;
+
+	memset(o, 0, sizeof(*o));
+	if (rundir && !guest_initrd(g, plan, rundir, &initrd)) {
+		struct vm_config c = {
+			.label = g->variant, .kernel = g->bzimage, .initrd = initrd,
+			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 512,
+			.cmdline = g->cmdline, .timeout_s = timeout_s,
+		};
+
+		ret = vm_boot(&c, o);
+	}
+	free(initrd);
+	free(rundir);
+	return ret;
+}
+
+cJSON *guest_catalogue(const struct guest *g)
+{
+	char *dir = xstrdup(g->module), *path, *text;
+	cJSON *cat = NULL;
+	struct vm_outcome o;
+	struct frame f;
+	size_t pos = 0;
+
+	*strrchr(dir, '/') = '\0';
+	path = xasprintf("%s/catalogue.json", dir);
+	text = read_file(path, NULL);
+	if (text) {
+		cat = cJSON_Parse(text);
+		free(text);
+		if (cat)
+			goto out;
+	}
+	progress("%s: reading the module's catalogue", g->variant);
+	if (guest_boot(g, "file catalogue /sys/kernel/debug/slabbench/tests\n", "auto", 2, 300, &o))
+		goto out;
+	progress_done();
+	while (!cat && frame_next(o.channel, o.channel_len, &pos, &f) == 1)
+		if (!strcmp(f.kind, "file") && !strcmp(f.name, "catalogue") &&
+		    (cat = cJSON_ParseWithLength(f.data, f.len)) &&
+		    write_file_atomic(path, f.data, f.len))
+			warning("%s: not kept; the next run reads it again", path);
+	if (!cat) {
+		error("%s guest: the module's catalogue did not come back (%s)", g->variant,
+		      vm_status_name(o.status));
+		print_console_tail(o.console_path, 20);
+	}
+	vm_outcome_free(&o);
+out:
+	free(path);
+	free(dir);
+	return cat;
 }

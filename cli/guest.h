@@ -3,7 +3,10 @@
 #ifndef SLABBENCH_GUEST_H
 #define SLABBENCH_GUEST_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
+
+struct vm_outcome;
 
 struct guest {
 	char *variant;
@@ -18,6 +21,8 @@ struct guest {
 	char *common_config;	/* all the other lines */
 	char *common_sha256;	/* equal between fair variants of one tree */
 	double build_seconds;	/* of the kernel, when it was built; -1 unknown */
+	char *cmdline;		/* parameters it always boots with, maybe "" */
+	char *module;		/* slabbench.ko built for it */
 };
 
 /* Whether vm/variants names @variant; lists the known ones otherwise. */
@@ -27,6 +32,21 @@ int variants_check(const char *cmd, char *const *names, int n);
 /* Builds what is missing (progress on a terminal) and fills @g. */
 int guest_prepare(const char *variant, struct guest *g);
 void guest_free(struct guest *g);
+/* The variant's own parameters followed by @extra (may be NULL). */
+char *guest_cmdline(const struct guest *g, const char *extra);
+/* A new directory for one run's files under the cache; NULL on error. */
+char *guest_rundir(const char *label);
+/*
+ * Boots @g once (512 MB, its own cmdline) to carry out @plan; 0 when
+ * QEMU ran, whatever the guest did: see o->status.
+ */
+int guest_boot(const struct guest *g, const char *plan, const char *accel,
+	       int cpus, double timeout_s, struct vm_outcome *o);
+/*
+ * The module's catalogue (debugfs slabbench/tests), kept beside the
+ * module once read: one short boot per module build, none after.
+ */
+cJSON *guest_catalogue(const struct guest *g);
 /*
  * Writes @plan into a small archive of its own and appends it to the base
  * initramfs as @dir/initrd.cpio: per-run inputs never rebuild the base.

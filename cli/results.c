@@ -7,6 +7,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,82 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 	return 0;
 }
 
+cJSON *slabinfo_parse(const char *text, const char *cache)
+{
+	size_t n = strlen(cache);
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long v[6];
+
+		if (strncmp(line, cache, n) || line[n] != ' ')
+			continue;
+		if (sscanf(line + n, "%lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %lu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
+			return NULL;
+		cJSON *o = cJSON_CreateObject();
+		static const char *const names[] = {
+			"active_objs", "num_objs", "objsize", "objperslab", "pagesperslab",
+			"active_slabs",
+		};
+
+		for (int i = 0; i < 6; i++)
+			cJSON_AddNumberToObject(o, names[i], v[i]);
+		if (sscanf(line + n, "%*u %*u %*u %*u %*u : tunables %*u %*u %*u : slabdata %*u %lu",
+			   &v[0]) == 1)
+			cJSON_AddNumberToObject(o, "num_slabs", v[0]);
+		return o;
+	}
+	return NULL;
+}
+
+static double number_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/*
+ * The module's figures for the cache an overhead run kept alive (hold=1)
+ * against the allocator's own line in /proc/slabinfo, read meanwhile:
+ * the same geometry, and slabs within one slab. active_objs is shown, not
+ * judged: slabinfo counts objects in per-CPU caches as active.
+ */
+static void slabinfo_check(cJSON *doc, int index, const char *text)
+{
+	cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"), index);
+	cJSON *extra = object_child(entry, "extra");
+	cJSON *held = cJSON_GetObjectItemCaseSensitive(extra, "held");
+	cJSON *mine = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetArrayItem(held, cJSON_GetArraySize(held) - 1), "slabinfo");
+	cJSON *proc = text ? slabinfo_parse(text, "slabbench-held") : NULL;
+	cJSON *checks = cJSON_GetObjectItemCaseSensitive(extra, "slabinfo_check");
+	cJSON *c = cJSON_CreateObject();
+
+	if (!checks)
+		checks = cJSON_AddArrayToObject(extra, "slabinfo_check");
+	if (mine && proc) {
+		double per = number_of(proc, "objperslab");
+		bool agrees = number_of(mine, "objsize") == number_of(proc, "objsize") &&
+			      number_of(mine, "objperslab") == per &&
+			      number_of(mine, "pagesperslab") == number_of(proc, "pagesperslab") &&
+			      fabs(number_of(mine, "num_slabs") - number_of(proc, "num_slabs")) <= 1 &&
+			      fabs(number_of(mine, "num_objs") - number_of(proc, "num_objs")) <= per;
+
+		cJSON_AddBoolToObject(c, "agrees", agrees);
+		cJSON_AddItemToObject(c, "module", cJSON_Duplicate(mine, 1));
+		cJSON_AddItemToObject(c, "proc", proc);
+	} else {
+		/* SLOB has no /proc/slabinfo. */
+		cJSON_AddNullToObject(c, "agrees");
+		cJSON_AddStringToObject(c, "why", !text ? "no /proc/slabinfo" :
+					!mine ? "the module reported no held cache" :
+					"no slabbench-held line in /proc/slabinfo");
+		cJSON_Delete(proc);
+	}
+	cJSON_AddItemToArray(checks, c);
+}
+
 int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *channel, size_t len, const char *build_config,
 		       const char *alloc_config, char **why)
@@ -174,6 +251,12 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 			data[strcspn(data, "\n")] = '\0';
 			cJSON_DeleteItemFromObject(boot_obj, "cmdline");
 			cJSON_AddStringToObject(boot_obj, "cmdline", data);
+		} else if ((!strcmp(f.kind, "file") || !strcmp(f.kind, "missing")) &&
+			   !strncmp(f.name, "slabinfo.held-", 14)) {
+			int i = atoi(f.name + 14);
+
+			if (i >= 0 && i < w->nr_tests)
+				slabinfo_check(doc, i, strcmp(f.kind, "missing") ? data : NULL);
 		} else if (!strcmp(f.kind, "cmd") && !strcmp(f.name, "config")) {
 			cJSON_DeleteItemFromObject(guest, "allocator_config");
 			cJSON_DeleteItemFromObject(guest, "config_matches_build");

@@ -21,6 +21,8 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *alloc_config, char **why);
 /* Recomputes every metric's summary from its samples. */
 void results_summarize(cJSON *doc);
+/* The line of @cache in /proc/slabinfo text as an object; NULL if none. */
+cJSON *slabinfo_parse(const char *text, const char *cache);
 /* /proc/meminfo text as {"Field": number-in-kB, ...}. */
 cJSON *meminfo_parse(const char *text);
 

@@ -20,7 +20,9 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "build and boot guest kernels, run a workload, write results JSON" },
 	{ "kernel", cmd_kernel, "build, list or clean the cached guest kernels" },
 	{ "bench", cmd_bench, "benchmark the harness: boot-to-ready times, kernel build times" },
+	{ "list", cmd_list, "the workloads, and the module's tests with their parameters" },
 	{ "compare", cmd_compare, "compare results files: means, changes, Welch's t-test" },
+	{ "selftest", cmd_selftest, "the module's self-test and unload test in each guest (KTAP)" },
 };
 
 static void usage(FILE *f)

@@ -39,7 +39,7 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void out_of_memory(void)
+_Noreturn void out_of_memory(void)
 {
 	fputs("slabbench: out of memory\n", stderr);
 	exit(2);

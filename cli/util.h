@@ -12,6 +12,8 @@
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Ends the program: no caller could do anything sensible. */
+_Noreturn void out_of_memory(void);
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);

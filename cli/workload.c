@@ -5,9 +5,10 @@
  *   { "name": "quick", "description": "...", "timeout_s": 300,
  *     "tests": [ { "test": "fastpath", "params": { "size": 64 } } ] }
  *
- * Parameter values are non-negative integers or words (enum choices). The
- * module's catalogue decides what is valid for a test; here we check the
- * shape, so that a malformed file fails before any kernel is built.
+ * Parameter values are non-negative integers or words (enum choices).
+ * workload_parse() checks the shape, so that a malformed file fails before
+ * any kernel is built; workload_check() checks tests, parameters and
+ * bounds against the module's own catalogue, before any benchmark boot.
  */
 #define _GNU_SOURCE
 #include "workload.h"
@@ -178,6 +179,115 @@ void workload_free(struct workload *w)
 	free(w->name);
 	cJSON_Delete(w->json);
 	memset(w, 0, sizeof(*w));
+}
+
+static const cJSON *named(const cJSON *array, const char *name)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, array) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name");
+
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, name))
+			return e;
+	}
+	return NULL;
+}
+
+static char *names_of(const cJSON *array)
+{
+	char *list = xstrdup(""), *old;
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, array) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name");
+
+		if (!cJSON_IsString(n))
+			continue;
+		old = list;
+		list = xasprintf("%s%s%s", old, *old ? ", " : "", n->valuestring);
+		free(old);
+	}
+	return list;
+}
+
+/* VALUE of parameter @p (a catalogue entry), as the spec carries it. */
+static int check_value(const char *where, const cJSON *p, const char *value)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(p, "type");
+	const cJSON *min = cJSON_GetObjectItemCaseSensitive(p, "min");
+	const cJSON *max = cJSON_GetObjectItemCaseSensitive(p, "max");
+	const cJSON *choices = cJSON_GetObjectItemCaseSensitive(p, "choices"), *c;
+	char *end, *list;
+	double v;
+
+	if (cJSON_IsString(type) && !strcmp(type->valuestring, "enum")) {
+		cJSON_ArrayForEach(c, choices)
+			if (cJSON_IsString(c) && !strcmp(c->valuestring, value))
+				return 0;
+		list = xstrdup("");
+		cJSON_ArrayForEach(c, choices) {
+			char *old = list;
+
+			list = xasprintf("%s%s%s", old, *old ? ", " : "", cJSON_IsString(c) ? c->valuestring : "?");
+			free(old);
+		}
+		error("%s: '%s' is not one of %s", where, value, list);
+		free(list);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(value, &end);
+	if (*end || errno || !isdigit((unsigned char)value[0]))
+		return error("%s: '%s' is not a number", where, value);
+	if ((cJSON_IsNumber(min) && v < min->valuedouble) ||
+	    (cJSON_IsNumber(max) && v > max->valuedouble))
+		return error("%s: %s out of range [%.0f, %.0f]", where, value,
+			     cJSON_IsNumber(min) ? min->valuedouble : 0,
+			     cJSON_IsNumber(max) ? max->valuedouble : 0);
+	return 0;
+}
+
+int workload_check(const struct workload *w, const cJSON *catalogue)
+{
+	for (int i = 0; i < w->nr_tests; i++) {
+		const cJSON *test = named(catalogue, w->tests[i].test);
+		const cJSON *params = cJSON_GetObjectItemCaseSensitive(test, "params");
+		char *spec = xstrdup(w->tests[i].spec), *save = NULL, *tok, *list;
+		int ret = 0;
+
+		if (!test) {
+			list = names_of(catalogue);
+			error("%s: tests[%d].test: unknown test '%s' (the module has %s)",
+			      w->path, i, w->tests[i].test, list);
+			free(list);
+			free(spec);
+			return -1;
+		}
+		/* The first token is test=NAME. */
+		strtok_r(spec, " ", &save);
+		while (!ret && (tok = strtok_r(NULL, " ", &save))) {
+			char *eq = strchr(tok, '='), *where;
+			const cJSON *p;
+
+			*eq = '\0';
+			where = xasprintf("%s: tests[%d].params.%s", w->path, i, tok);
+			p = named(params, tok);
+			if (!p) {
+				list = names_of(params);
+				ret = error("%s: test %s has no such parameter (it has %s)",
+					    where, w->tests[i].test, list);
+				free(list);
+			} else {
+				ret = check_value(where, p, eq + 1);
+			}
+			free(where);
+		}
+		free(spec);
+		if (ret)
+			return -1;
+	}
+	return 0;
 }
 
 char *workload_resolve(const char *name_or_path)

@@ -27,6 +27,11 @@ int workload_load(const char *path, long repeat, struct workload *w);
 /* Same, from text already in memory (for tests and fuzzing). */
 int workload_parse(const char *path, const char *text, long repeat,
 		   struct workload *w);
+/*
+ * Checks every test, parameter and value against @catalogue (the module's
+ * debugfs "tests" document); each error names the file and the key.
+ */
+int workload_check(const struct workload *w, const cJSON *catalogue);
 void workload_free(struct workload *w);
 /* workloads/NAME.json in the repository, for a bare name. */
 char *workload_resolve(const char *name_or_path);

@@ -14,6 +14,8 @@
 #include <linux/mm.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/vmstat.h>
+#include <linux/nodemask.h>
 #include "slabbench.h"
 
 struct sb_pinned {
@@ -237,6 +239,52 @@ int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 	kmem_cache_destroy(twin);
 	*cache = s;
 	return 0;
+}
+
+static void (*sb_held_release)(void *data);
+static void *sb_held_data;
+
+void sb_hold(void (*release)(void *data), void *data)
+{
+	sb_release_held();
+	sb_held_release = release;
+	sb_held_data = data;
+}
+
+void sb_release_held(void)
+{
+	if (sb_held_release)
+		sb_held_release(sb_held_data);
+	sb_held_release = NULL;
+	sb_held_data = NULL;
+}
+
+/*
+ * A node counter in pages, including the per-CPU deltas not yet folded:
+ * what writing /proc/sys/vm/stat_refresh and then reading the counter
+ * would give, without writing anything. Exact on a quiet guest; a fold
+ * running at the same moment can count one delta twice or not at all.
+ */
+long sb_node_pages(enum node_stat_item item)
+{
+	long pages = atomic_long_read(&vm_node_stat[item]);
+	struct per_cpu_nodestat *pcp;
+	int nid, cpu;
+
+	for_each_online_node(nid) {
+		for_each_possible_cpu(cpu) {
+			pcp = per_cpu_ptr(NODE_DATA(nid)->per_cpu_nodestats, cpu);
+			pages += READ_ONCE(pcp->vm_node_stat_diff[item]);
+		}
+	}
+	return pages;
+}
+
+/* All slab memory, as Slab in /proc/meminfo. */
+long sb_slab_pages(void)
+{
+	return sb_node_pages(NR_SLAB_RECLAIMABLE_B) +
+	       sb_node_pages(NR_SLAB_UNRECLAIMABLE_B);
 }
 
 /* An eighth of RAM at most: a 512 MB guest stays clear of reclaim. */

@@ -4,9 +4,12 @@
  *
  *   slabbench/info   what the module runs on (JSON)
  *   slabbench/tests  the catalogue: tests, parameters, defaults, bounds (JSON)
+ *   slabbench/selftest  runs every test once, small, and reports (KTAP)
  *   slabbench/run    write one spec, then read its result (JSON) from the
  *                    same open file; a bad spec fails the write with
- *                    -EINVAL and the read returns {"error": reason}
+ *                    -EINVAL and the read returns {"error": reason}.
+ *                    Writing "release" frees what a test kept alive for
+ *                    inspection (overhead hold=1); so does the next spec.
  *
  * One run at a time: a concurrent write gets -EBUSY.
  */
@@ -18,6 +21,7 @@
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 #include <linux/cpumask.h>
+#include <linux/string.h>
 #include "slabbench.h"
 
 static struct dentry *sb_dir;
@@ -116,7 +120,7 @@ static int sb_run_open(struct inode *inode, struct file *file)
 	return sb_open_generated(inode, file, NULL);
 }
 
-static int sb_execute(struct sb_out *out, char *spec)
+int sb_execute(struct sb_out *out, char *spec)
 {
 	struct sb_ctx *ctx;
 	int ret;
@@ -146,6 +150,19 @@ static int sb_execute(struct sb_out *out, char *spec)
 	return ret;
 }
 
+/* A run like any other: one at a time, and nothing held across it. */
+static int sb_selftest_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	if (!mutex_trylock(&sb_run_lock))
+		return -EBUSY;
+	sb_release_held();
+	ret = sb_open_generated(inode, file, sb_selftest);
+	mutex_unlock(&sb_run_lock);
+	return ret;
+}
+
 static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
@@ -164,7 +181,8 @@ static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 	}
 	out->len = 0;
 	out->overflow = false;
-	ret = sb_execute(out, spec);
+	sb_release_held();
+	ret = sysfs_streq(spec, "release") ? 0 : sb_execute(out, spec);
 	mutex_unlock(&sb_run_lock);
 	kfree(spec);
 	return ret ? ret : count;
@@ -184,6 +202,13 @@ static const struct file_operations sb_tests_fops = {
 	.release = sb_release,
 };
 
+static const struct file_operations sb_selftest_fops = {
+	.owner = THIS_MODULE,
+	.open = sb_selftest_open,
+	.read = sb_read,
+	.release = sb_release,
+};
+
 static const struct file_operations sb_run_fops = {
 	.owner = THIS_MODULE,
 	.open = sb_run_open,
@@ -199,6 +224,7 @@ static int __init sb_init(void)
 		return PTR_ERR(sb_dir);
 	debugfs_create_file("info", 0400, sb_dir, NULL, &sb_info_fops);
 	debugfs_create_file("tests", 0400, sb_dir, NULL, &sb_tests_fops);
+	debugfs_create_file("selftest", 0400, sb_dir, NULL, &sb_selftest_fops);
 	debugfs_create_file("run", 0600, sb_dir, NULL, &sb_run_fops);
 	return 0;
 }
@@ -206,6 +232,7 @@ static int __init sb_init(void)
 static void __exit sb_exit(void)
 {
 	debugfs_remove_recursive(sb_dir);
+	sb_release_held();
 }
 
 module_init(sb_init);

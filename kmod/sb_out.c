@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/string.h>
 #include "slabbench.h"
 
 int sb_out_init(struct sb_out *out, size_t size)
@@ -15,6 +16,8 @@ int sb_out_init(struct sb_out *out, size_t size)
 	out->size = size;
 	out->len = 0;
 	out->overflow = false;
+	out->check = false;
+	out->bad[0] = '\0';
 	return 0;
 }
 
@@ -68,6 +71,43 @@ static void sb_out_labels(struct sb_out *out, const struct sb_label *l,
 	}
 }
 
+/*
+ * What a figure of each unit may be, in thousandths: one operation under a
+ * second, rates within [0, 100] %, counts and memory within what the run
+ * may hold (SLOB's idle bytes can be negative, see test_overhead.c).
+ */
+static const struct {
+	const char *unit;
+	s64 min, max;
+} sb_ranges[] = {
+	{ "ns", 0, 1000000000000LL },
+	{ "cycles", 0, 10000000000000LL },
+	{ "%", 0, 100000 },
+	{ "ops/s", 1, 1000000000000000LL },
+	{ "calls", 0, SB_WORK_CAP * 2 * 1000 },
+	{ "pages", -(s64)(SB_MEM_CAP >> PAGE_SHIFT) * 1000,
+	  (s64)(SB_MEM_CAP >> PAGE_SHIFT) * 1000 },
+	{ "bytes", -(s64)SB_MEM_CAP * 1000, (s64)SB_MEM_CAP * 1000 },
+};
+
+static void sb_check_figure(struct sb_out *out, const char *name,
+			    const char *unit, s64 milli)
+{
+	unsigned int i;
+
+	if (out->bad[0])
+		return;
+	for (i = 0; i < ARRAY_SIZE(sb_ranges); i++) {
+		if (strcmp(unit, sb_ranges[i].unit))
+			continue;
+		if (milli < sb_ranges[i].min || milli > sb_ranges[i].max)
+			snprintf(out->bad, sizeof(out->bad), "%s: %lld/1000 %s out of range",
+				 name, milli, unit);
+		return;
+	}
+	snprintf(out->bad, sizeof(out->bad), "%s: unknown unit %s", name, unit);
+}
+
 void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		      const struct sb_label *labels, const char *unit,
 		      bool lower_is_better, const s64 *milli, unsigned int n)
@@ -92,8 +132,12 @@ void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		if (i)
 			sb_printf(out, ",");
 		sb_out_milli(out, milli[i]);
+		if (out->check)
+			sb_check_figure(out, name, unit, milli[i]);
 	}
 	sb_printf(out, "]}");
+	if (out->check && !n && !out->bad[0])
+		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
 }
 
 void sb_out_metric(struct sb_out *out, bool first, const char *name,

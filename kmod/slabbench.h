@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/compiler.h>
 #include <linux/timekeeping.h>
+#include <linux/mmzone.h>
 #ifdef CONFIG_X86
 #include <asm/msr.h>
 #endif
@@ -45,6 +46,9 @@ struct sb_out {
 	size_t len;
 	size_t size;
 	bool overflow;
+	/* Self-test: every figure is checked against its unit's range. */
+	bool check;
+	char bad[96];	/* the first figure out of range, if any */
 };
 
 int sb_out_init(struct sb_out *out, size_t size);
@@ -92,6 +96,8 @@ struct sb_test {
 	unsigned int nr_params;
 	/* Writes the "metrics" members of the result; 0 or -errno. */
 	int (*run)(struct sb_ctx *ctx);
+	/* Parameters of its run in the self-test: small, quick, complete. */
+	const char *selftest;
 };
 
 struct sb_ctx {
@@ -117,6 +123,9 @@ extern const struct sb_test sb_test_merge;
 extern const unsigned int sb_nr_tests;
 
 const struct sb_test *sb_find_test(const char *name, size_t len);
+/* Parses @spec, runs the test, writes its result or {"error"} to @out. */
+int sb_execute(struct sb_out *out, char *spec);
+void sb_selftest(struct sb_out *ktap);
 int sb_parse_spec(struct sb_ctx *ctx, char *spec);
 void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx);
 void sb_out_catalogue(struct sb_out *out);
@@ -164,7 +173,16 @@ struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
 /* On failure *cache is NULL, which kmem_cache_destroy() accepts. */
 int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 			     unsigned int size, struct kmem_cache **cache);
+/*
+ * What a test keeps alive after its result, for userspace to inspect
+ * (e.g. a cache next to /proc/slabinfo): @release runs when the next spec
+ * is written, on "release", or at unload. Called with runs serialised.
+ */
+void sb_hold(void (*release)(void *data), void *data);
+void sb_release_held(void);
 u64 sb_mem_cap(void);
+long sb_node_pages(enum node_stat_item item);
+long sb_slab_pages(void);
 int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
 int sb_check_work(struct sb_ctx *ctx, u64 ops);
 int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu);

@@ -207,4 +207,5 @@ const struct sb_test sb_test_batch = {
 	.params = batch_params,
 	.nr_params = ARRAY_SIZE(batch_params),
 	.run = batch_run,
+	.selftest = "count=4000 order=random repeats=2",
 };

@@ -216,4 +216,5 @@ const struct sb_test sb_test_bulk = {
 	.params = bulk_params,
 	.nr_params = ARRAY_SIZE(bulk_params),
 	.run = bulk_run,
+	.selftest = "objects=1024 max_bulk=64 repeats=2",
 };

@@ -128,4 +128,5 @@ const struct sb_test sb_test_fastpath = {
 	.params = fastpath_params,
 	.nr_params = ARRAY_SIZE(fastpath_params),
 	.run = fastpath_run,
+	.selftest = "iters=10000 repeats=2",
 };

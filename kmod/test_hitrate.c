@@ -27,6 +27,10 @@
  *    not free misses in either count; slabbench guests are not NUMA.
  *  - SLOB has no per-CPU cache: we count slob_new_pages() calls (new pages
  *    for this thread's allocations) instead.
+ *
+ * With CONFIG_SLUB_STATS on 6.1 the result also carries the counters'
+ * per-repeat differences, read around the same rounds, so that the two
+ * counts can be checked against each other.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -35,6 +39,7 @@
 #include <linux/sched.h>
 #include <linux/cpumask.h>
 #include <linux/math64.h>
+#include <linux/local_lock.h>
 #include "slabbench.h"
 
 enum { P_SIZE, P_COUNT, P_ROUNDS, P_REPEATS, P_PATTERN, P_CPU };
@@ -217,11 +222,59 @@ static unsigned long hr_total(unsigned int idx)
 	return sum;
 }
 
+#if defined(CONFIG_SLUB_STATS) && defined(SB_SLUB_DEF_H)
+/*
+ * 6.1's struct kmem_cache_cpu (include/linux/slub_def.h, which a module
+ * cannot include: it needs mm/slab.h), the head of struct kmem_cache being
+ * its per-CPU pointer, and the indices of enum stat_item. Only where
+ * slub_def.h exists (Kbuild tests it): 6.8 made the struct private and
+ * later trees reorder it. A wrong layout could not pass the cross-check,
+ * which is what these counters are for.
+ */
+struct hr_slub_cpu_head {
+	void **freelist;
+	unsigned long tid;
+	void *slab;
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+	void *partial;
+#endif
+	local_lock_t lock;
+	unsigned int stat[];
+};
+
+#define HR_SLUB_STATS	1
+static const unsigned int hr_slub_items[] = { 1, 3 };	/* ALLOC_, FREE_SLOWPATH */
+static const char * const hr_slub_names[] = { "alloc_slowpath", "free_slowpath" };
+
+static unsigned long hr_slub_stat(unsigned int i)
+{
+	struct hr_slub_cpu_head __percpu *c;
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	c = *(struct hr_slub_cpu_head __percpu **)hr_cache;
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(c, cpu)->stat[hr_slub_items[i]];
+	return sum;
+}
+#define HR_NR_STATS	ARRAY_SIZE(hr_slub_items)
+#else
+#define HR_SLUB_STATS	0
+#define HR_NR_STATS	0
+
+static inline unsigned long hr_slub_stat(unsigned int i)
+{
+	return 0;
+}
+#endif
+
 struct hitrate {
 	struct sb_ctx *ctx;
 	void **objs;
 	/* Per counted repeat and probe: misses (or pages for SLOB). */
 	u64 *counts[HR_NR_PROBES];
+	/* Per counted repeat: SLUB_STATS's alloc_slowpath, free_slowpath. */
+	u64 *stats[2];
 };
 
 /* Frees the first @n objects of @objs. */
@@ -264,7 +317,7 @@ static int hr_round(struct hitrate *h)
 static int hr_pinned(void *arg)
 {
 	struct hitrate *h = arg;
-	unsigned long before[HR_NR_PROBES];
+	unsigned long before[HR_NR_PROBES], stats_before[2];
 	unsigned int r, i;
 	u64 round;
 	int ret;
@@ -275,12 +328,16 @@ static int hr_pinned(void *arg)
 	for (r = 0; !ret && r < h->ctx->val[P_REPEATS]; r++) {
 		for (i = 0; i < HR_NR_PROBES; i++)
 			before[i] = hr_total(i);
+		for (i = 0; i < HR_NR_STATS; i++)
+			stats_before[i] = hr_slub_stat(i);
 		for (round = 0; !ret && round < h->ctx->val[P_ROUNDS]; round++) {
 			ret = hr_round(h);
 			cond_resched();
 		}
 		for (i = 0; i < HR_NR_PROBES; i++)
 			h->counts[i][r] = hr_total(i) - before[i];
+		for (i = 0; i < HR_NR_STATS; i++)
+			h->stats[i][r] = hr_slub_stat(i) - stats_before[i];
 	}
 	WRITE_ONCE(hr_task, NULL);
 	return ret;
@@ -308,6 +365,16 @@ static void hr_output(struct hitrate *h, s64 *samples)
 		sb_printf(ctx->out, "%s\"%s\":\"%s\"", i ? "," : "",
 			  hr_probes[i].side, hr_kprobes[i].attached);
 	sb_printf(ctx->out, "},");
+#if HR_SLUB_STATS
+	sb_printf(ctx->out, "\"slub_stats\":{");
+	for (i = 0; i < HR_NR_STATS; i++) {
+		sb_printf(ctx->out, "%s\"%s\":[", i ? "," : "", hr_slub_names[i]);
+		for (r = 0; r < repeats; r++)
+			sb_printf(ctx->out, "%s%llu", r ? "," : "", h->stats[i][r]);
+		sb_printf(ctx->out, "]");
+	}
+	sb_printf(ctx->out, "},");
+#endif
 #ifdef CONFIG_SLAB
 	sb_printf(ctx->out, "\"free_miss_condition\":\"per-CPU array full on entry\",");
 	sb_printf(ctx->out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
@@ -361,6 +428,11 @@ static int hitrate_run(struct sb_ctx *ctx)
 		if (!h.counts[i])
 			goto out;
 	}
+	for (i = 0; i < HR_NR_STATS; i++) {
+		h.stats[i] = kcalloc(repeats, sizeof(u64), GFP_KERNEL);
+		if (!h.stats[i])
+			goto out;
+	}
 	samples = kcalloc(repeats, sizeof(*samples), GFP_KERNEL);
 	h.objs = kvmalloc_array(count, sizeof(void *), GFP_KERNEL);
 	if (!samples || !h.objs)
@@ -383,6 +455,8 @@ out:
 	kfree(samples);
 	for (i = 0; i < HR_NR_PROBES; i++)
 		kfree(h.counts[i]);
+	for (i = 0; i < HR_NR_STATS; i++)
+		kfree(h.stats[i]);
 	return ret;
 }
 
@@ -392,4 +466,5 @@ const struct sb_test sb_test_hitrate = {
 	.params = hitrate_params,
 	.nr_params = ARRAY_SIZE(hitrate_params),
 	.run = hitrate_run,
+	.selftest = "count=512 rounds=10 repeats=2",
 };

@@ -58,4 +58,5 @@ const struct sb_test sb_test_merge = {
 	.params = merge_params,
 	.nr_params = ARRAY_SIZE(merge_params),
 	.run = merge_run,
+	.selftest = "",
 };

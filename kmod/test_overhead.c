@@ -4,7 +4,7 @@
  * and what the allocator keeps after they are freed.
  *
  * Slab pages come from the node counter NR_SLAB_UNRECLAIMABLE_B, read with
- * the per-CPU deltas vmstat has not folded yet (see ov_node_stat()), as a
+ * the per-CPU deltas vmstat has not folded yet (see sb_node_pages()), as a
  * difference against a reading taken on the fresh, empty cache. Nothing
  * else should allocate slab memory meanwhile; the guest agent only waits
  * for the result, and repeats (each on a fresh cache) show the noise.
@@ -20,19 +20,22 @@
  * SLOB shares its pages between all caches: objects also fill holes in
  * pages it already had, so there the count of added pages can be below
  * the objects' bytes and idle can be negative.
+ *
+ * hold=1 checks these figures against the allocator's own: after the
+ * repeats, count objects are allocated once more in a cache named
+ * slabbench-held, its figures reported under "held", and the cache kept
+ * alive until the next spec (or "release"), so that userspace can read
+ * its line in /proc/slabinfo.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/mmzone.h>
-#include <linux/vmstat.h>
-#include <linux/nodemask.h>
 #include <linux/cpumask.h>
 #include <linux/sort.h>
 #include <linux/math64.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_COUNT, P_REPEATS, P_CPU };
+enum { P_SIZE, P_COUNT, P_REPEATS, P_CPU, P_HOLD };
 
 static const struct sb_param overhead_params[] = {
 	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
@@ -42,6 +45,8 @@ static const struct sb_param overhead_params[] = {
 			SB_U64, 3, 1, 100 },
 	[P_CPU] = { "cpu", "CPU that allocates and frees", SB_U64, 0, 0,
 		    SB_CPU_ID_MAX },
+	[P_HOLD] = { "hold", "1: then keep count objects alive in cache slabbench-held until the next spec",
+		     SB_U64, 0, 0, 1 },
 };
 
 enum {
@@ -92,6 +97,9 @@ struct overhead {
 	struct ov_geom geom;
 	/* Slab pages at the peak of the last repeat. */
 	long pages;
+	/* The same for the held cache (hold=1). */
+	struct ov_geom held_geom;
+	long held_pages;
 	/* System-wide slab memory, in pages, in the first repeat. */
 	long slab_before, sunreclaim_before, slab_peak, sunreclaim_peak;
 	size_t kmem_cache_bytes;
@@ -101,31 +109,10 @@ struct overhead {
 #endif
 };
 
-/*
- * A node counter in pages, including the per-CPU deltas not yet folded:
- * what writing /proc/sys/vm/stat_refresh and then reading the counter
- * would give, without writing anything. Exact on a quiet guest; a fold
- * running at the same moment can count one delta twice or not at all.
- */
-static long ov_node_stat(enum node_stat_item item)
-{
-	long pages = atomic_long_read(&vm_node_stat[item]);
-	struct per_cpu_nodestat *pcp;
-	int nid, cpu;
-
-	for_each_online_node(nid) {
-		for_each_possible_cpu(cpu) {
-			pcp = per_cpu_ptr(NODE_DATA(nid)->per_cpu_nodestats, cpu);
-			pages += READ_ONCE(pcp->vm_node_stat_diff[item]);
-		}
-	}
-	return pages;
-}
-
 /* A private cache has neither SLAB_RECLAIM_ACCOUNT nor a shrinker. */
 static long ov_slab_pages(void)
 {
-	return ov_node_stat(NR_SLAB_UNRECLAIMABLE_B);
+	return sb_node_pages(NR_SLAB_UNRECLAIMABLE_B);
 }
 
 static int ov_cmp(const void *a, const void *b)
@@ -136,12 +123,11 @@ static int ov_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts @objs by address. */
-static void ov_geometry(struct overhead *o, u64 n, size_t size)
+/* Of the @n objects @objs of cache @s, which it sorts by address. */
+static void ov_geometry(struct ov_geom *g, struct kmem_cache *s, void **objs,
+			u64 n, size_t size)
 {
-	struct ov_geom *g = &o->geom;
 	struct page *head, *prev = NULL;
-	void **objs = o->objs;
 	unsigned long gap;
 	u64 i, in_slab = 0;
 
@@ -163,9 +149,9 @@ static void ov_geometry(struct overhead *o, u64 n, size_t size)
 		g->max_in_slab = max(g->max_in_slab, ++in_slab);
 	}
 #ifdef CONFIG_SLAB
-	g->stride = o->slab.size;
-	g->objs_per_slab = o->slab.num;
-	g->pages_per_slab = 1UL << o->slab.gfporder;
+	g->stride = sb_slab_head(s)->size;
+	g->objs_per_slab = sb_slab_head(s)->num;
+	g->pages_per_slab = 1UL << sb_slab_head(s)->gfporder;
 #elif defined(CONFIG_SLUB)
 	/* With debug flags ksize() is smaller than the stride: take the gap. */
 	g->stride = max_t(unsigned long, ksize(objs[0]), g->min_gap);
@@ -191,10 +177,74 @@ static void ov_free(struct kmem_cache *s, void **objs, u64 n)
 	}
 }
 
+/* Allocates @n objects into @objs; all or none. */
+static int ov_alloc(struct kmem_cache *s, void **objs, u64 n)
+{
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		if (!objs[i]) {
+			ov_free(s, objs, i);
+			return -ENOMEM;
+		}
+		if (!((i + 1) % SB_BATCH))
+			cond_resched();
+	}
+	return 0;
+}
+
+struct ov_held {
+	struct kmem_cache *s;
+	void **objs;
+	u64 n;
+};
+
+static void ov_release(void *data)
+{
+	struct ov_held *h = data;
+
+	ov_free(h->s, h->objs, h->n);
+	kmem_cache_destroy(h->s);
+	kvfree(h->objs);
+	kfree(h);
+}
+
+static int ov_hold(struct overhead *o)
+{
+	struct sb_ctx *ctx = o->ctx;
+	struct ov_held *h;
+	long base;
+	int ret;
+
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		return -ENOMEM;
+	h->n = ctx->val[P_COUNT];
+	h->objs = kvmalloc_array(h->n, sizeof(void *), GFP_KERNEL);
+	ret = h->objs ? sb_cache_create_unmerged(ctx, "slabbench-held",
+						 ctx->val[P_SIZE], &h->s) : -ENOMEM;
+	if (ret)
+		goto fail;
+	base = ov_slab_pages();
+	ret = ov_alloc(h->s, h->objs, h->n);
+	if (ret)
+		goto fail;
+	o->held_pages = ov_slab_pages() - base;
+	ov_geometry(&o->held_geom, h->s, h->objs, h->n, ctx->val[P_SIZE]);
+	sb_hold(ov_release, h);
+	return 0;
+fail:
+	kmem_cache_destroy(h->s);
+	kvfree(h->objs);
+	kfree(h);
+	return ret;
+}
+
 static int ov_repeat(struct overhead *o, unsigned int r)
 {
 	struct sb_ctx *ctx = o->ctx;
-	u64 n = ctx->val[P_COUNT], i;
+	u64 n = ctx->val[P_COUNT];
 	size_t size = ctx->val[P_SIZE];
 	struct ov_geom *g = &o->geom;
 	long base, peak, tail_milli;
@@ -214,25 +264,20 @@ static int ov_repeat(struct overhead *o, unsigned int r)
 	if (!r) {
 		o->sunreclaim_before = ov_slab_pages();
 		o->slab_before = o->sunreclaim_before +
-				 ov_node_stat(NR_SLAB_RECLAIMABLE_B);
+				 sb_node_pages(NR_SLAB_RECLAIMABLE_B);
 	}
 	base = ov_slab_pages();
-	for (i = 0; i < n; i++) {
-		o->objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
-		if (!o->objs[i]) {
-			ov_free(s, o->objs, i);
-			kmem_cache_destroy(s);
-			return -ENOMEM;
-		}
-		if (!((i + 1) % SB_BATCH))
-			cond_resched();
+	ret = ov_alloc(s, o->objs, n);
+	if (ret) {
+		kmem_cache_destroy(s);
+		return ret;
 	}
 	peak = ov_slab_pages();
 	if (!r) {
 		o->sunreclaim_peak = peak;
-		o->slab_peak = peak + ov_node_stat(NR_SLAB_RECLAIMABLE_B);
+		o->slab_peak = peak + sb_node_pages(NR_SLAB_RECLAIMABLE_B);
 	}
-	ov_geometry(o, n, size);
+	ov_geometry(g, s, o->objs, n, size);
 	ov_free(s, o->objs, n);
 	o->m[M_HELD_FREE][r] = (ov_slab_pages() - base) * 1000;
 	kmem_cache_shrink(s);
@@ -260,6 +305,8 @@ static int ov_pinned(void *arg)
 
 	for (r = 0; !ret && r < o->ctx->val[P_REPEATS]; r++)
 		ret = ov_repeat(o, r);
+	if (!ret && o->ctx->val[P_HOLD])
+		ret = ov_hold(o);
 	return ret;
 }
 
@@ -310,29 +357,42 @@ static void ov_out_management(struct sb_out *out, struct overhead *o)
 #endif
 }
 
+/*
+ * As /proc/slabinfo would show cache @name holding @active objects in
+ * @pages slab pages, except active_objs: slabinfo also counts as active
+ * the free objects in SLAB's per-CPU and shared arrays and in SLUB's CPU
+ * slabs. num_slabs comes from the page counter, which also sees empty
+ * slabs.
+ */
+static void ov_out_slabinfo(struct sb_out *out, const char *name,
+			    const struct ov_geom *g, long pages, u64 active)
+{
+	u64 num_slabs = max(pages, 0L) / g->pages_per_slab;
+
+	sb_printf(out, "\"slabinfo\":{\"name\":\"%s\",\"objsize\":%lu,",
+		  name, g->stride);
+	sb_printf(out, "\"objperslab\":%llu,\"pagesperslab\":%lu,\"active_objs\":%llu,",
+		  g->objs_per_slab, g->pages_per_slab, active);
+	sb_printf(out, "\"num_objs\":%llu,\"num_slabs\":%llu}",
+		  num_slabs * g->objs_per_slab, num_slabs);
+}
+
 static void ov_output(struct overhead *o)
 {
 	struct sb_ctx *ctx = o->ctx;
 	struct sb_out *out = ctx->out;
 	struct ov_geom *g = &o->geom;
 	unsigned int i;
-	u64 num_slabs;
 
-	/*
-	 * As /proc/slabinfo would show the cache at the peak of the last
-	 * repeat, except active_objs: slabinfo also counts as active the
-	 * free objects in SLAB's per-CPU and shared arrays and in SLUB's CPU
-	 * slabs. num_slabs comes from the page counter, which also sees
-	 * empty slabs; "observed" from the objects' addresses.
-	 */
-	num_slabs = max(o->pages, 0L) / g->pages_per_slab;
-	sb_printf(out, "\"slabinfo\":{\"name\":\"slabbench-overhead\",\"objsize\":%lu,",
-		  g->stride);
-	sb_printf(out, "\"objperslab\":%llu,\"pagesperslab\":%lu,\"active_objs\":%llu,",
-		  g->objs_per_slab, g->pages_per_slab, ctx->val[P_COUNT]);
-	sb_printf(out, "\"num_objs\":%llu,\"num_slabs\":%llu},",
-		  num_slabs * g->objs_per_slab, num_slabs);
-	sb_printf(out, "\"observed\":{\"min_gap\":%lu,\"max_objs_in_slab\":%llu,\"slabs_with_objects\":%llu},",
+	/* At the peak of the last repeat; "observed" from the addresses. */
+	ov_out_slabinfo(out, "slabbench-overhead", g, o->pages, ctx->val[P_COUNT]);
+	if (ctx->val[P_HOLD]) {
+		sb_printf(out, ",\"held\":{");
+		ov_out_slabinfo(out, "slabbench-held", &o->held_geom,
+				o->held_pages, ctx->val[P_COUNT]);
+		sb_printf(out, "}");
+	}
+	sb_printf(out, ",\"observed\":{\"min_gap\":%lu,\"max_objs_in_slab\":%llu,\"slabs_with_objects\":%llu},",
 		  g->min_gap, g->max_in_slab, g->slabs);
 	sb_printf(out, "\"system_kb\":{");
 	ov_out_kb(out, "slab_before", o->slab_before, false);
@@ -356,7 +416,8 @@ static int overhead_run(struct sb_ctx *ctx)
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
-		ret = sb_check_mem(ctx, n * (ctx->val[P_SIZE] + sizeof(void *)));
+		ret = sb_check_mem(ctx, n * (ctx->val[P_SIZE] + sizeof(void *) *
+					     (1 + ctx->val[P_HOLD])));
 	if (!ret)
 		ret = sb_check_work(ctx, n * ctx->val[P_REPEATS]);
 	if (ret)
@@ -387,4 +448,5 @@ const struct sb_test sb_test_overhead = {
 	.params = overhead_params,
 	.nr_params = ARRAY_SIZE(overhead_params),
 	.run = overhead_run,
+	.selftest = "count=4000 repeats=2",
 };

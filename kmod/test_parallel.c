@@ -245,4 +245,5 @@ const struct sb_test sb_test_parallel = {
 	.params = parallel_params,
 	.nr_params = ARRAY_SIZE(parallel_params),
 	.run = parallel_run,
+	.selftest = "iters=2000 repeats=2",
 };

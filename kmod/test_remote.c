@@ -242,4 +242,5 @@ const struct sb_test sb_test_remote = {
 	.params = remote_params,
 	.nr_params = ARRAY_SIZE(remote_params),
 	.run = remote_run,
+	.selftest = "count=4096 repeats=2",
 };

@@ -157,4 +157,5 @@ const struct sb_test sb_test_sizes = {
 	.params = sizes_params,
 	.nr_params = ARRAY_SIZE(sizes_params),
 	.run = sizes_run,
+	.selftest = "iters=2000 repeats=2",
 };

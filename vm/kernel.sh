@@ -347,6 +347,19 @@ build_variant() {
 	echo "common_config=$out/slabbench.common.config"
 	echo "common_sha256=$(sha256sum <"$out/slabbench.common.config" | cut -d' ' -f1)"
 	echo "build_seconds=$(cat "$out/slabbench.build_seconds" 2>/dev/null || echo -1)"
+	echo "cmdline=$(default_cmdline)"
+}
+
+# Kernel parameters a variant always boots with: those of its fragments'
+# NAME.cmdline files. Read at boot, not built in: they are not hashed.
+default_cmdline() {
+	local f words=()
+
+	for f in "${FRAGMENTS[@]}"; do
+		[ -f "$VM_DIR/config/$f.cmdline" ] || continue
+		words+=($(sed 's/#.*//' "$VM_DIR/config/$f.cmdline"))
+	done
+	echo "${words[*]}"
 }
 
 list_variants() {

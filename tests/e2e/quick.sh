@@ -44,14 +44,29 @@ check "slub guest config has CONFIG_SLUB=y and no SLAB" \
 check "a second build of slab rebuilds nothing" \
 	bash -c "vm/kernel.sh build slab 2>&1 >/dev/null | grep -q 'building the' && exit 1 || exit 0"
 
-# The module rejects an out-of-bounds spec; the run fails, nothing complete is written.
+# Checked against the module's catalogue before any benchmark boot.
+for bad in '"test": "fastpth"' '"test": "fastpath", "params": { "size": 100000 }' \
+	'"test": "overhead", "params": { "sise": 64 }' '"test": "batch", "params": { "order": "up" }'; do
+	echo "{ \"name\": \"bad\", \"tests\": [ { $bad } ] }" >"$TMP/bad.json"
+	"$SB" run --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
+	rc=$?
+	check "refused before booting: $bad" test "$rc" -eq 2 -a ! -e "$TMP/bad-out.partial.json"
+	check "the message names the file and the key: $(cat "$TMP/bad.err")" \
+		grep -qE "bad.json: tests\[0\]\.(test|params\.(size|sise|order)): " "$TMP/bad.err"
+done
+check "the range comes from the module's catalogue" grep -q 'size: 100000 out of range \[8, 8192\]' \
+	<(echo '{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "size": 100000 } } ] }' >"$TMP/bad.json";
+	  "$SB" run --alloc=slub --workload="$TMP/bad.json" 2>&1)
+
+# What only the running module can refuse (an offline CPU): the run fails,
+# the module's reason reaches the user, nothing complete is written.
 cat >"$TMP/bad.json" <<'JSON'
-{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "size": 100000 } } ] }
+{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "cpu": 7 } } ] }
 JSON
 "$SB" run --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
 rc=$?
-check "an out-of-range parameter fails the run" test "$rc" -ne 0
-check "the module's reason reaches the user" grep -q 'size=100000: out of range \[8, 8192\]' "$TMP/bad.err"
+check "a spec the module refuses fails the run" test "$rc" -eq 1
+check "the module's reason reaches the user" grep -q 'cpu=7' "$TMP/bad.err"
 check "no complete results file for a failed run" test ! -e "$TMP/bad-out.json"
 check "partial results kept and marked" jqt "$TMP/bad-out.partial.json" '.status == "partial"'
 

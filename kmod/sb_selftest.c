@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The in-guest self-test, read from debugfs slabbench/selftest as KTAP.
+ * Every test in the table runs once with its own small "selftest"
+ * parameters, and passes when it completes, every figure it reports lies
+ * within its unit's range (sb_out.c), and the system's slab memory is
+ * back to its level from before the run.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/cpumask.h>
+#include "slabbench.h"
+
+/*
+ * Slab pages a test may leave behind without leaking, per online CPU: the
+ * kmalloc caches it used, and those of the kthreads it started, keep slabs
+ * on their per-CPU and partial lists (SLUB) or as free slabs up to the
+ * node's free_limit (SLAB). The self-test parameters move more than this
+ * through every test, so a leak of its objects shows.
+ */
+#define SB_SELFTEST_SLACK_PAGES	16
+
+static void sb_selftest_one(struct sb_out *ktap, struct sb_out *res,
+			    unsigned int nr, const struct sb_test *t)
+{
+	long slack = SB_SELFTEST_SLACK_PAGES * num_online_cpus();
+	long before, after;
+	char *spec;
+	int ret;
+
+	spec = kasprintf(GFP_KERNEL, "test=%s %s", t->name, t->selftest);
+	if (!spec) {
+		sb_printf(ktap, "not ok %u %s\n", nr, t->name);
+		return;
+	}
+	sb_printf(ktap, "# %s: %s\n", t->name, spec);
+	res->len = 0;
+	res->overflow = false;
+	res->check = true;
+	res->bad[0] = '\0';
+	before = sb_slab_pages();
+	ret = sb_execute(res, spec);
+	after = sb_slab_pages();
+	kfree(spec);
+	sb_printf(ktap, "# %s: slab pages %ld before, %ld after\n", t->name,
+		  before, after);
+	if (ret)
+		sb_printf(ktap, "# %s: failed: %.*s\n", t->name,
+			  (int)strcspn(res->buf, "\n"), res->buf);
+	else if (res->bad[0])
+		sb_printf(ktap, "# %s: %s\n", t->name, res->bad);
+	else if (after - before > slack)
+		sb_printf(ktap, "# %s: %ld slab pages not given back (slack %ld)\n",
+			  t->name, after - before, slack);
+	else
+		ret = 1;
+	sb_printf(ktap, "%sok %u %s\n", ret == 1 ? "" : "not ", nr, t->name);
+}
+
+void sb_selftest(struct sb_out *ktap)
+{
+	struct sb_out res;
+	unsigned int i;
+
+	sb_printf(ktap, "KTAP version 1\n1..%u\n", sb_nr_tests);
+	if (sb_out_init(&res, SB_OUT_SIZE)) {
+		for (i = 0; i < sb_nr_tests; i++)
+			sb_printf(ktap, "not ok %u %s\n", i + 1, sb_tests[i]->name);
+		return;
+	}
+	for (i = 0; i < sb_nr_tests; i++)
+		sb_selftest_one(ktap, &res, i + 1, sb_tests[i]);
+	sb_out_free(&res);
+}

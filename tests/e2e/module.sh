@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# The module checked against the kernel and itself: its KTAP self-test and
+# unload test on every variant, its overhead figures against
+# /proc/slabinfo, its hit-rate probes against SLUB_STATS.
+. tests/e2e/lib.sh
+
+variants="slab slub slob slub-6.12 slub-stats debian"
+"$SB" selftest $variants >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
+check "selftest passes on $variants" test $? -eq 0
+for v in $variants; do
+	check "$v: 9 self-test and 5 unload cases ok" \
+		grep -qx "# $v: 14 ok, 0 not ok" "$TMP/selftest.ktap"
+done
+check "no case failed anywhere" bash -c "! grep -q '^not ok' '$TMP/selftest.ktap'"
+grep '^not ok\|^# .*: failed\|given back\|out of range' "$TMP/selftest.ktap" | head -n 20
+tail -n 5 "$TMP/selftest.err"
+
+cat >"$TMP/xc.json" <<'JSON'
+{ "name": "crosscheck", "tests": [
+  { "test": "overhead", "params": { "size": 64, "count": 20000, "repeats": 1, "hold": 1 } },
+  { "test": "overhead", "params": { "size": 1024, "count": 4000, "repeats": 1, "hold": 1 } },
+  { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 50, "repeats": 3 } },
+  { "test": "hitrate", "params": { "size": 256, "count": 4096, "rounds": 10, "repeats": 3,
+                                   "pattern": "batch" } } ] }
+JSON
+for v in slab slub slub-6.12 slob slub-stats; do
+	"$SB" run --alloc=$v --workload="$TMP/xc.json" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
+	check "$v: the cross-check workload runs" jqt "$TMP/$v.json" '.status == "complete"'
+	check "$v: the held cache is released before the next test" \
+		jqt "$TMP/$v.json" '.boots[0].snapshots.after.slabinfo // "" | test("slabbench-held") | not'
+done
+for v in slab slub slub-6.12 slub-stats; do
+	check "$v: overhead figures agree with /proc/slabinfo within one slab" \
+		jqt "$TMP/$v.json" '[.tests[0,1].extra.slabinfo_check[0].agrees] | all'
+	check "$v: slabinfo was really read (objects per slab from the kernel)" \
+		jqt "$TMP/$v.json" '[.tests[0,1].extra.slabinfo_check[0].proc.objperslab > 0] | all'
+done
+check "slob: no /proc/slabinfo, no verdict" \
+	jqt "$TMP/slob.json" '.tests[0].extra.slabinfo_check[0] | .agrees == null and .why == "no /proc/slabinfo"'
+# Within 1%, per counted repeat, for both slow paths.
+check "slub-stats: hitrate probes match alloc_slowpath and free_slowpath within 1%" \
+	jqt "$TMP/slub-stats.json" 'def near($c): (. - $c) as $d | ($d * $d) <= (0.01 * $c) * (0.01 * $c);
+		[.tests[2,3] | .extra.slub_stats[0] as $s |
+		 (.metrics.alloc_misses.samples | to_entries[] | $s.alloc_slowpath[.key] as $c | .value | near($c)),
+		 (.metrics.free_misses.samples | to_entries[] | $s.free_slowpath[.key] as $c | .value | near($c))]
+		| length == 12 and all'
+check "slub-stats: the slow paths were taken at all" \
+	jqt "$TMP/slub-stats.json" '[.tests[2,3].extra.slub_stats[0][][]] | all(. > 0)'
+check "slub (no SLUB_STATS): no counters reported" \
+	jqt "$TMP/slub.json" '.tests[2].extra.slub_stats == null'
