@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "guest.h"
+#include "results.h"
 #include "stats.h"
 #include "util.h"
 #include "vm.h"
@@ -19,12 +20,18 @@
 
 static const char bench_usage[] =
 	"usage: slabbench bench [--boots=N] [--accel=ACCEL] [--cpus=N] [VARIANT...]\n"
+	"       slabbench bench --noise [VARIANT...]\n"
 	"\n"
 	"Boots each variant N times (default 5) with nothing to run and prints\n"
 	"the median, min and max time from QEMU's start to the guest agent's\n"
 	"ready signal, and the kernel's cold build time (building it first if\n"
 	"it is missing). Default variants: slab slub slob slub-6.12. The goal\n"
-	"is a median of at most 1.5 s under TCG with 2 vCPUs.\n";
+	"is a median of at most 1.5 s under TCG with 2 vCPUs.\n"
+	"\n"
+	"--noise runs 'slabbench run --workload=quick' on each variant under\n"
+	"tcg and under icount and prints its wall time and the coefficient of\n"
+	"variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
+	"TCG, 0.5% under icount).\n";
 
 static int bench_variant(const char *variant, long boots, const char *accel,
 			 long cpus)
@@ -90,12 +97,58 @@ out_free:
 	return ret;
 }
 
+/* One "run --workload=quick" of @variant under @accel, as a user runs it. */
+static int noise_variant(const char *variant, const char *accel)
+{
+	char *out = xasprintf("%s/runs/noise-%s-%s.json", slabbench_cache(), variant, accel);
+	char *alloc = xasprintf("--alloc=%s", variant), *acc = xasprintf("--accel=%s", accel);
+	char *argv[] = { "/proc/self/exe", "run", alloc, acc, "--workload=quick", "-o", out, NULL };
+	const cJSON *t, *m;
+	char *stdout_text = NULL;
+	double start = monotonic_seconds(), wall;
+	cJSON *doc = NULL;
+	int ret = -1;
+
+	if (run_capture(argv, &stdout_text, NULL)) {
+		error("bench --noise: run --alloc=%s --accel=%s failed", variant, accel);
+		goto out;
+	}
+	wall = monotonic_seconds() - start;
+	doc = results_load(out);
+	if (!doc)
+		goto out;
+	printf("%-10s %-6s run --workload=quick %5.1f s; fast path ns/op CoV over its repeats:",
+	       variant, accel, wall);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
+		const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+		const cJSON *api = cJSON_GetObjectItemCaseSensitive(params, "api");
+
+		m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "metrics"),
+						     "ns_per_op");
+		m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "summary"),
+						     "cov");
+		if (cJSON_IsNumber(m))
+			printf(" %s %.2f%%", cJSON_IsString(api) ? api->valuestring : "?",
+			       100 * m->valuedouble);
+	}
+	printf(" (goal <= %s)\n", strcmp(accel, "icount") ? "2%" : "0.5%");
+	ret = 0;
+out:
+	cJSON_Delete(doc);
+	free(stdout_text);
+	free(out);
+	free(alloc);
+	free(acc);
+	return ret;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "boots", required_argument, NULL, 'b' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "noise", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,6 +157,7 @@ int cmd_bench(int argc, char **argv)
 	long boots = 5, cpus = 0;
 	char **variants;
 	int c, n, failed = 0;
+	bool noise = false;
 
 	opterr = 0;
 	optind = 1;
@@ -122,6 +176,9 @@ int cmd_bench(int argc, char **argv)
 			if (parse_long(optarg, 1, 64, &cpus))
 				return error("bench: --cpus=%s: expected 1 to 64", optarg), 2;
 			break;
+		case 'n':
+			noise = true;
+			break;
 		case 'h':
 			fputs(bench_usage, stdout);
 			return 0;
@@ -135,7 +192,11 @@ int cmd_bench(int argc, char **argv)
 	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
 	if (variants_check("bench", variants, n))
 		return 2;
-	for (int i = 0; i < n; i++)
-		failed |= bench_variant(variants[i], boots, accel, cpus) != 0;
+	for (int i = 0; i < n; i++) {
+		if (noise)
+			failed |= noise_variant(variants[i], "tcg") || noise_variant(variants[i], "icount");
+		else
+			failed |= bench_variant(variants[i], boots, accel, cpus) != 0;
+	}
 	return failed;
 }

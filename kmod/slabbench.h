@@ -27,6 +27,12 @@
  * online is checked when the test runs.
  */
 #define SB_CPU_ID_MAX	8191
+/*
+ * Least time spent in untimed passes before the first timed repeat: under
+ * emulation the first passes also translate the code (TCG), and right
+ * after boot the guest is still settling; on hardware 50 ms costs nothing.
+ */
+#define SB_WARMUP_NS	(50 * NSEC_PER_MSEC)
 /* Operations between two cond_resched() calls in a timed loop. */
 #define SB_BATCH	1024
 /*
@@ -167,6 +173,11 @@ int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg);
 int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 		   int (*fn)(void *arg, unsigned int idx), void *arg);
 void sb_loop_overhead(u64 iters, struct sb_timer *t);
+/* Whether warm-up passes begun at @start_ns should go on. */
+static inline bool sb_warming(u64 start_ns)
+{
+	return ktime_get_ns() - start_ns < SB_WARMUP_NS;
+}
 void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t);
 s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops);
 struct kmem_cache *sb_cache_create(const char *name, unsigned int size);

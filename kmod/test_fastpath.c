@@ -64,13 +64,16 @@ static int fastpath_pinned(void *arg)
 {
 	struct fastpath *f = arg;
 	u64 iters = f->ctx->val[P_ITERS];
+	u64 start = ktime_get_ns();
 	struct sb_timer t;
 	unsigned int r;
 	int ret;
 
 	sb_loop_overhead(iters, &f->overhead);
-	/* One untimed pass warms the per-CPU cache. */
-	ret = fastpath_loop(f, min_t(u64, iters, SB_BATCH), &t);
+	/* Untimed passes warm the per-CPU cache and the code. */
+	do {
+		ret = fastpath_loop(f, SB_BATCH, &t);
+	} while (!ret && sb_warming(start));
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
 		ret = fastpath_loop(f, iters, &t);
 		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);

@@ -132,8 +132,36 @@ static void test_meminfo(void)
 	cJSON_Delete(m);
 }
 
+static void test_slabinfo(void)
+{
+	/* As SLAB (tunables set) and SLUB (tunables 0) print them. */
+	static const char text[] =
+		"slabinfo - version: 2.1\n"
+		"# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"
+		"slabbench-held-twin      0      0     64   64    1 : tunables  120   60    8 : slabdata      0      0      0\n"
+		"slabbench-held     20028  20032     64   64    1 : tunables  120   60    8 : slabdata    313    313      0\n"
+		"kmalloc-1k          4000   4000   1024   16    4 : tunables    0    0    0 : slabdata    250    250      0\n";
+	cJSON *o = slabinfo_parse(text, "slabbench-held");
+	const cJSON *v;
+
+	CHECK(o != NULL, "slabinfo: the cache's line is found, not its twin's");
+	v = cJSON_GetObjectItemCaseSensitive(o, "active_objs");
+	CHECK(cJSON_IsNumber(v) && v->valuedouble == 20028, "slabinfo: active_objs");
+	v = cJSON_GetObjectItemCaseSensitive(o, "num_slabs");
+	CHECK(cJSON_IsNumber(v) && v->valuedouble == 313, "slabinfo: num_slabs");
+	cJSON_Delete(o);
+	o = slabinfo_parse(text, "kmalloc-1k");
+	v = cJSON_GetObjectItemCaseSensitive(o, "pagesperslab");
+	CHECK(cJSON_IsNumber(v) && v->valuedouble == 4, "slabinfo: SLUB's line, pagesperslab");
+	cJSON_Delete(o);
+	CHECK(slabinfo_parse(text, "kmalloc-64") == NULL, "slabinfo: no line, NULL");
+	CHECK(slabinfo_parse("slabbench-held garbage\n", "slabbench-held") == NULL,
+	      "slabinfo: a malformed line, NULL");
+}
+
 int main(void)
 {
+	test_slabinfo();
 	test_frames_to_results();
 	test_guest_error();
 	test_load();

@@ -3,6 +3,8 @@
 #include "check.h"
 #include "workload.h"
 
+#include "util.h"
+
 #include <stdlib.h>
 
 static void test_valid(void)
@@ -56,7 +58,9 @@ static void test_invalid(void)
 
 static void test_shipped(void)
 {
-	static const char *const names[] = { "quick", "default", "overhead" };
+	static const char *const names[] = {
+		"quick", "default", "overhead", "scaling", "remote",
+	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *path = workload_resolve(names[i]);
@@ -68,10 +72,58 @@ static void test_shipped(void)
 	}
 }
 
+/* The shape of the module's debugfs "tests" document. */
+static const char catalogue[] =
+	"[{\"name\":\"fastpath\",\"params\":["
+	"{\"name\":\"size\",\"type\":\"u64\",\"default\":64,\"min\":8,\"max\":8192},"
+	"{\"name\":\"repeats\",\"type\":\"u64\",\"default\":5,\"min\":1,\"max\":1000},"
+	"{\"name\":\"api\",\"type\":\"enum\",\"default\":\"cache\","
+	"\"choices\":[\"cache\",\"kmalloc\"]}]},"
+	"{\"name\":\"merge\",\"params\":[]}]";
+
+static int check_against(const char *tests, long repeat)
+{
+	cJSON *cat = cJSON_Parse(catalogue);
+	char *text = xasprintf("{\"name\":\"w\",\"tests\":[%s]}", tests);
+	struct workload w;
+	int ret = workload_parse("w.json", text, repeat, &w);
+
+	if (!ret) {
+		ret = workload_check(&w, cat);
+		workload_free(&w);
+	}
+	free(text);
+	cJSON_Delete(cat);
+	return ret;
+}
+
+static void test_catalogue(void)
+{
+	static const char *const bad[] = {
+		"{\"test\":\"fastpth\"}",
+		"{\"test\":\"fastpath\",\"params\":{\"sise\":64}}",
+		"{\"test\":\"fastpath\",\"params\":{\"size\":7}}",
+		"{\"test\":\"fastpath\",\"params\":{\"size\":8193}}",
+		"{\"test\":\"fastpath\",\"params\":{\"size\":\"big\"}}",
+		"{\"test\":\"fastpath\",\"params\":{\"api\":\"vmalloc\"}}",
+		"{\"test\":\"fastpath\",\"params\":{\"api\":1}}",
+		"{\"test\":\"merge\",\"params\":{\"size\":64}}",
+	};
+
+	CHECK(check_against("{\"test\":\"fastpath\",\"params\":{\"size\":8,\"repeats\":1000,"
+			    "\"api\":\"kmalloc\"}},{\"test\":\"merge\"}", 0) == 0,
+	      "a workload within the catalogue's bounds passes");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(check_against(bad[i], 0) == -1, "catalogue check refuses %s", bad[i]);
+	CHECK(check_against("{\"test\":\"fastpath\"}", 1001) == -1,
+	      "--repeat beyond the bound of repeats is refused");
+}
+
 int main(void)
 {
 	test_valid();
 	test_invalid();
 	test_shipped();
+	test_catalogue();
 	return check_done();
 }
