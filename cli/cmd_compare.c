@@ -93,15 +93,6 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 	return 0;
 }
 
-static int emit(const struct compare_opts *o, const char *text)
-{
-	if (o->output)
-		return write_file_atomic(o->output, text, strlen(text));
-	if (fputs(text, stdout) == EOF || fflush(stdout))
-		return error("compare: writing the output failed");
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
@@ -115,13 +106,8 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	n = argc - optind;
 	paths = (const char **)argv + optind;
-	docs = xcalloc(n, sizeof(*docs));
-	for (int i = 0; i < n; i++) {
-		docs[i] = results_load(paths[i]);
-		if (!docs[i] || compare_check(paths[i], docs[i], o.allow_partial))
-			goto out;
-	}
-	if (compare_build(&c, paths, (const cJSON *const *)docs, n, o.alpha))
+	docs = compare_load(paths, n, o.allow_partial);
+	if (!docs || compare_build(&c, paths, (const cJSON *const *)docs, n, o.alpha))
 		goto out;
 	for (int i = 0; i < c.nr_warnings; i++)
 		warning("%s", c.warnings[i]);
@@ -135,7 +121,7 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		text = compare_text(&c);
 	}
-	if (emit(&o, text))
+	if (write_output(o.output, text))
 		goto out;
 	ret = 0;
 	if (o.fail_pct >= 0) {
@@ -148,9 +134,7 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 out:
-	for (int i = 0; i < n; i++)
-		cJSON_Delete(docs[i]);
-	free(docs);
+	compare_unload(docs, n);
 	free(text);
 	free(report);
 	compare_free(&c);

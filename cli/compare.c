@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "compare.h"
+#include "results.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,24 +13,6 @@
 /* Other runs side by side in one table: two fit in 100 columns. */
 #define RUNS_PER_TABLE 2
 #define METRIC_WIDTH 24
-
-/* @path is dotted: "guest.info.allocator". */
-static const cJSON *at(const cJSON *o, const char *path)
-{
-	char *copy = xstrdup(path), *save = NULL, *key;
-
-	for (key = strtok_r(copy, ".", &save); key && o; key = strtok_r(NULL, ".", &save))
-		o = cJSON_GetObjectItemCaseSensitive(o, key);
-	free(copy);
-	return o;
-}
-
-static const char *str_at(const cJSON *o, const char *path)
-{
-	const cJSON *s = at(o, path);
-
-	return cJSON_IsString(s) ? s->valuestring : "?";
-}
 
 static int check_metric(const char *path, int i, const cJSON *m)
 {
@@ -59,7 +42,7 @@ static int check_metric(const char *path, int i, const cJSON *m)
 
 int compare_check(const char *path, const cJSON *doc, bool allow_partial)
 {
-	const char *status = str_at(doc, "status");
+	const char *status = json_str_at(doc, "status");
 	const cJSON *t, *m;
 	int i = 0;
 
@@ -68,7 +51,7 @@ int compare_check(const char *path, const cJSON *doc, bool allow_partial)
 			     path);
 	if (strcmp(status, "partial") && strcmp(status, "complete"))
 		return error("%s: status '%s': expected complete or partial", path, status);
-	if (!cJSON_IsString(at(doc, "workload.name")))
+	if (!cJSON_IsString(json_at(doc, "workload.name")))
 		return error("%s: workload.name: missing", path);
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
 		const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(t, "metrics");
@@ -84,6 +67,27 @@ int compare_check(const char *path, const cJSON *doc, bool allow_partial)
 		i++;
 	}
 	return 0;
+}
+
+cJSON **compare_load(const char *const *paths, int n, bool allow_partial)
+{
+	cJSON **docs = xcalloc(n, sizeof(*docs));
+
+	for (int i = 0; i < n; i++) {
+		docs[i] = results_load(paths[i]);
+		if (!docs[i] || compare_check(paths[i], docs[i], allow_partial)) {
+			compare_unload(docs, n);
+			return NULL;
+		}
+	}
+	return docs;
+}
+
+void compare_unload(cJSON **docs, int n)
+{
+	for (int i = 0; docs && i < n; i++)
+		cJSON_Delete(docs[i]);
+	free(docs);
 }
 
 static void summarize_metric(const cJSON *m, struct summary *s)
@@ -110,7 +114,7 @@ static char *workload_difference(const cJSON *a, const cJSON *b)
 {
 	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "tests");
 	const cJSON *tb = cJSON_GetObjectItemCaseSensitive(b, "tests");
-	const char *na = str_at(a, "workload.name"), *nb = str_at(b, "workload.name");
+	const char *na = json_str_at(a, "workload.name"), *nb = json_str_at(b, "workload.name");
 	int n = cJSON_GetArraySize(ta);
 
 	if (strcmp(na, nb))
@@ -118,8 +122,8 @@ static char *workload_difference(const cJSON *a, const cJSON *b)
 	if (n != cJSON_GetArraySize(tb))
 		return xasprintf("%d vs %d tests", n, cJSON_GetArraySize(tb));
 	for (int i = 0; i < n; i++) {
-		const char *sa = str_at(cJSON_GetArrayItem(ta, i), "spec");
-		const char *sb = str_at(cJSON_GetArrayItem(tb, i), "spec");
+		const char *sa = json_str_at(cJSON_GetArrayItem(ta, i), "spec");
+		const char *sb = json_str_at(cJSON_GetArrayItem(tb, i), "spec");
 
 		if (strcmp(sa, sb))
 			return xasprintf("test %d is '%s' vs '%s'", i + 1, sa, sb);
@@ -169,8 +173,8 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 			add_warning(c, xasprintf("%s ran under %s, %s under %s: their times do not compare",
 						 base->path, base->accel, run->path, run->accel));
 		for (size_t f = 0; f < ARRAY_SIZE(same_fields); f++) {
-			const cJSON *a = at(docs[0], same_fields[f].path);
-			const cJSON *b = at(docs[r], same_fields[f].path);
+			const cJSON *a = json_at(docs[0], same_fields[f].path);
+			const cJSON *b = json_at(docs[r], same_fields[f].path);
 			char *va, *vb;
 
 			if (!a || !b || cJSON_Compare(a, b, true))
@@ -239,27 +243,27 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 		row = &c->rows[c->nr_rows++];
 		*row = (struct cmp_row){
 			.test = test,
-			.test_name = str_at(bt, "test"),
-			.spec = str_at(bt, "spec"),
+			.test_name = json_str_at(bt, "test"),
+			.spec = json_str_at(bt, "spec"),
 			.metric = m->string,
-			.unit = str_at(m, "unit"),
-			.higher_better = !strcmp(str_at(m, "better"), "higher"),
+			.unit = json_str_at(m, "unit"),
+			.higher_better = !strcmp(json_str_at(m, "better"), "higher"),
 			.labels = cJSON_GetObjectItemCaseSensitive(m, "labels"),
 			.cells = xcalloc(c->nr_runs - 1, sizeof(*row->cells)),
 		};
 		summarize_metric(m, &row->base);
 		for (int r = 1; r < c->nr_runs; r++) {
 			const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[r], "tests"), test);
-			const cJSON *o = cJSON_GetObjectItemCaseSensitive(at(t, "metrics"), m->string);
+			const cJSON *o = cJSON_GetObjectItemCaseSensitive(json_at(t, "metrics"), m->string);
 
 			if (!o)
 				continue;
-			if (strcmp(str_at(o, "better"), str_at(m, "better")) ||
-			    strcmp(str_at(o, "unit"), str_at(m, "unit")))
+			if (strcmp(json_str_at(o, "better"), json_str_at(m, "better")) ||
+			    strcmp(json_str_at(o, "unit"), json_str_at(m, "unit")))
 				add_warning(c, xasprintf("%s: test %d: %s is in %s, %s is better; in the base %s, %s",
 							 c->runs[r].path, test + 1, m->string,
-							 str_at(o, "unit"), str_at(o, "better"),
-							 str_at(m, "unit"), str_at(m, "better")));
+							 json_str_at(o, "unit"), json_str_at(o, "better"),
+							 json_str_at(m, "unit"), json_str_at(m, "better")));
 			fill_cell(&row->cells[r - 1], row, o, c->alpha);
 		}
 	}
@@ -267,8 +271,8 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 	for (int r = 1; r < c->nr_runs; r++) {
 		const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[r], "tests"), test);
 
-		cJSON_ArrayForEach(m, at(t, "metrics"))
-			if (!cJSON_GetObjectItemCaseSensitive(at(bt, "metrics"), m->string))
+		cJSON_ArrayForEach(m, json_at(t, "metrics"))
+			if (!cJSON_GetObjectItemCaseSensitive(json_at(bt, "metrics"), m->string))
 				add_warning(c, xasprintf("%s: test %d: %s is not in the base %s: not compared",
 							 c->runs[r].path, test + 1, m->string,
 							 c->runs[0].path));
@@ -292,11 +296,11 @@ int compare_build(struct comparison *c, const char *const *paths, const cJSON *c
 	for (int r = 0; r < n; r++) {
 		c->runs[r] = (struct cmp_run){
 			.path = paths[r],
-			.allocator = str_at(docs[r], "guest.info.allocator"),
-			.release = str_at(docs[r], "kernel.release"),
-			.variant = str_at(docs[r], "kernel.variant"),
-			.accel = str_at(docs[r], "vm.accel"),
-			.emulated = cJSON_IsTrue(at(docs[r], "vm.emulated_time")),
+			.allocator = json_str_at(docs[r], "guest.info.allocator"),
+			.release = json_str_at(docs[r], "kernel.release"),
+			.variant = json_str_at(docs[r], "kernel.variant"),
+			.accel = json_str_at(docs[r], "vm.accel"),
+			.emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time")),
 		};
 	}
 	set_labels(c);
@@ -320,39 +324,6 @@ void compare_free(struct comparison *c)
 	memset(c, 0, sizeof(*c));
 }
 
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-static void bprintf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void bprintf(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = 2 * (b->len + n + 1);
-		b->s = xrealloc(b->s, b->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, n + 1, fmt, ap);
-	va_end(ap);
-	b->len += n;
-}
-
-/* Ends a table line: no trailing blanks, for diffable golden files. */
-static void bendline(struct buf *b)
-{
-	while (b->len && b->s[b->len - 1] == ' ')
-		b->len--;
-	bprintf(b, "\n");
-}
-
 static bool regression_exceeds(const struct cmp_cell *x, double threshold)
 {
 	if (!x->present || !x->significant || !x->worse)
@@ -363,10 +334,10 @@ static bool regression_exceeds(const struct cmp_cell *x, double threshold)
 
 int compare_regressions(const struct comparison *c, double threshold, char **report)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	int count = 0;
 
-	bprintf(&b, "%s", "");	/* no regression: "", not NULL */
+	sb_addf(&b, "%s", "");	/* no regression: "", not NULL */
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 
@@ -378,7 +349,7 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				continue;
 			if (x->has_pct)
 				snprintf(pct, sizeof(pct), "%+.2f%%", x->pct);
-			bprintf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), p = %.3g\n",
+			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), p = %.3g\n",
 				row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
 				c->runs[0].label, row->higher_better ? "higher" : "lower", x->w.p);
 			count++;
@@ -407,21 +378,21 @@ static void fmt_pct(char *out, size_t size, double v)
 
 static char *row_name(const struct cmp_row *row)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	const cJSON *l;
 
-	bprintf(&b, "%s", row->metric);
+	sb_addf(&b, "%s", row->metric);
 	cJSON_ArrayForEach(l, row->labels) {
 		char *v = short_value(l);
 
-		bprintf(&b, " %s=%s", l->string, v);
+		sb_addf(&b, " %s=%s", l->string, v);
 		free(v);
 	}
-	bprintf(&b, " (%s)", row->unit);
+	sb_addf(&b, " (%s)", row->unit);
 	return b.s;
 }
 
-static void text_cell(struct buf *b, const struct cmp_cell *x)
+static void text_cell(struct strbuf *b, const struct cmp_cell *x)
 {
 	char mean[32] = "-", pct[32] = "", mark[16] = "";
 
@@ -436,58 +407,58 @@ static void text_cell(struct buf *b, const struct cmp_cell *x)
 		else if (x->significant)
 			strcpy(mark, x->worse ? "*worse" : "*better");
 	}
-	bprintf(b, " %10s %8s %-7s", mean, pct, mark);
+	sb_addf(b, " %10s %8s %-7s", mean, pct, mark);
 }
 
-static void text_table(struct buf *b, const struct comparison *c, int first_row, int end_row,
+static void text_table(struct strbuf *b, const struct comparison *c, int first_row, int end_row,
 		       int first_run, int end_run)
 {
 	/* Each run's name over its mean: a long one reaches to the left. */
-	bprintf(b, "%*s%-8s", METRIC_WIDTH + 10, c->runs[0].label, "");
+	sb_addf(b, "%*s%-8s", METRIC_WIDTH + 10, c->runs[0].label, "");
 	for (int r = first_run; r < end_run; r++)
-		bprintf(b, " %10s %17s", c->runs[r].label, "");
-	bendline(b);
-	bprintf(b, "%-*s%10s %7s", METRIC_WIDTH, "metric (unit)", "mean", "cov");
+		sb_addf(b, " %10s %17s", c->runs[r].label, "");
+	sb_endline(b);
+	sb_addf(b, "%-*s%10s %7s", METRIC_WIDTH, "metric (unit)", "mean", "cov");
 	for (int r = first_run; r < end_run; r++)
-		bprintf(b, " %10s %8s %7s", "mean", "change", "");
-	bendline(b);
+		sb_addf(b, " %10s %8s %7s", "mean", "change", "");
+	sb_endline(b);
 	for (int i = first_row; i < end_row; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		char *name = row_name(row), mean[32], cov[32] = "-";
 
 		/* A long name gets a line of its own: the columns stay put. */
 		if (strlen(name) > METRIC_WIDTH - 1)
-			bprintf(b, "%s\n%*s", name, METRIC_WIDTH, "");
+			sb_addf(b, "%s\n%*s", name, METRIC_WIDTH, "");
 		else
-			bprintf(b, "%-*s", METRIC_WIDTH, name);
+			sb_addf(b, "%-*s", METRIC_WIDTH, name);
 		fmt_value(mean, sizeof(mean), row->base.mean);
 		if (row->base.n > 1)
 			snprintf(cov, sizeof(cov), "%.1f%%", 100 * row->base.cov);
-		bprintf(b, "%10s %7s", mean, cov);
+		sb_addf(b, "%10s %7s", mean, cov);
 		for (int r = first_run; r < end_run; r++)
 			text_cell(b, &row->cells[r - 1]);
-		bendline(b);
+		sb_endline(b);
 		free(name);
 	}
 }
 
 char *compare_text(const struct comparison *c)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	int i = 0;
 
-	bprintf(&b, "slabbench compare: Welch's t-test, alpha %g\n\n", c->alpha);
-	bprintf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", "", "allocator", "kernel", "variant",
+	sb_addf(&b, "slabbench compare: Welch's t-test, alpha %g\n\n", c->alpha);
+	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", "", "allocator", "kernel", "variant",
 		"accelerator", "file");
 	for (int r = 0; r < c->nr_runs; r++) {
 		const struct cmp_run *run = &c->runs[r];
 		char *accel = xasprintf("%s%s", run->accel, run->emulated ? ", emulated time" : "");
 
-		bprintf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", r ? "" : "base", run->label,
+		sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", r ? "" : "base", run->label,
 			run->release, run->variant, accel, run->path);
 		free(accel);
 	}
-	bprintf(&b, "\nmean of every sample; cov = stddev / mean; "
+	sb_addf(&b, "\nmean of every sample; cov = stddev / mean; "
 		    "change = (mean - base mean) / |base mean|\n"
 		    "*better, *worse: significant change (p < %g, two-sided Welch's t-test) in the\n"
 		    "metric's good or bad direction; n<2: too few samples for a test\n", c->alpha);
@@ -496,10 +467,10 @@ char *compare_text(const struct comparison *c)
 
 		while (end < c->nr_rows && c->rows[end].test == c->rows[i].test)
 			end++;
-		bprintf(&b, "\ntest %d: %s\n", c->rows[i].test + 1, c->rows[i].spec);
+		sb_addf(&b, "\ntest %d: %s\n", c->rows[i].test + 1, c->rows[i].spec);
 		for (int r = 1; r < c->nr_runs; r += RUNS_PER_TABLE) {
 			if (r > 1)
-				bprintf(&b, "\n");
+				sb_addf(&b, "\n");
 			text_table(&b, c, i, end, r,
 				   r + RUNS_PER_TABLE < c->nr_runs ? r + RUNS_PER_TABLE : c->nr_runs);
 		}

@@ -55,6 +55,10 @@ struct comparison {
  */
 int compare_check(const char *path, const cJSON *doc, bool allow_partial);
 
+/* Loads and checks @n results files; NULL after a one-line error. */
+cJSON **compare_load(const char *const *paths, int n, bool allow_partial);
+void compare_unload(cJSON **docs, int n);
+
 /*
  * Compares docs[1..n-1] with docs[0], each checked by compare_check();
  * @docs and @paths must outlive @c. -1, with a one-line error naming both

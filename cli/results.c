@@ -12,6 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+const cJSON *json_at(const cJSON *o, const char *path)
+{
+	char *copy = xstrdup(path), *save = NULL, *key;
+
+	for (key = strtok_r(copy, ".", &save); key && o; key = strtok_r(NULL, ".", &save))
+		o = cJSON_GetObjectItemCaseSensitive(o, key);
+	free(copy);
+	return o;
+}
+
+const char *json_str_at(const cJSON *o, const char *path)
+{
+	const cJSON *s = json_at(o, path);
+
+	return cJSON_IsString(s) ? s->valuestring : "?";
+}
+
 cJSON *meminfo_parse(const char *text)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -162,6 +162,15 @@ fail:
 	return -1;
 }
 
+int write_output(const char *path, const char *text)
+{
+	if (path)
+		return write_file_atomic(path, text, strlen(text));
+	if (fputs(text, stdout) == EOF || fflush(stdout))
+		return error("writing to standard output failed");
+	return 0;
+}
+
 int mkdir_p(const char *path)
 {
 	char *p = xstrdup(path), *s;

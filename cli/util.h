@@ -28,6 +28,8 @@ char *read_file(const char *path, size_t *len);
  */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
+/* @text to @path atomically, or to standard output when @path is NULL. */
+int write_output(const char *path, const char *text);
 
 /* Where the repository (vm/, workloads/, the agent) lives. */
 const char *slabbench_home(void);

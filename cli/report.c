@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The regression report: what a reviewer on linux-mm needs to judge a
+ * change of allocator, in 72 columns. Layout after the kernel test robot:
+ * a subject naming the largest significant change, the setup, both
+ * kernels, the table (mean with %stddev, %change), then memory and the
+ * commands that reproduce it all.
+ */
+#define _GNU_SOURCE
+#include "report.h"
+#include "results.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static double num_at(const cJSON *o, const char *path)
+{
+	const cJSON *v = json_at(o, path);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static double metric_mean(const cJSON *test, const char *name)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(json_at(test, "metrics"), name);
+
+	return num_at(m, "summary.mean");
+}
+
+int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
+{
+	const cJSON *t = cJSON_GetArrayItem(json_at(doc, "tests"), test);
+	const cJSON *mgmt = cJSON_GetArrayItem(json_at(t, "extra.management"), 0);
+
+	if (strcmp(json_str_at(t, "test"), "overhead"))
+		return -1;
+	m->size = num_at(t, "params.size");
+	m->count = num_at(t, "params.count");
+	m->total = metric_mean(t, "bytes_per_object");
+	m->rounding = metric_mean(t, "rounding_bytes_per_object");
+	m->tail = metric_mean(t, "tail_waste_bytes_per_object");
+	m->idle = metric_mean(t, "idle_bytes_per_object");
+	m->slab_pages = metric_mean(t, "slab_pages");
+	m->held_free_pages = metric_mean(t, "held_after_free_pages");
+	m->held_shrink_pages = metric_mean(t, "held_after_shrink_pages");
+	/* SLOB keeps no structures of its own per cache: none reported. */
+	m->management = 0;
+	if (mgmt)
+		m->management = (num_at(mgmt, "kmem_cache_bytes") +
+				 num_at(mgmt, "per_cpu_bytes") * num_at(mgmt, "possible_cpus") +
+				 num_at(mgmt, "per_node_bytes") * num_at(mgmt, "nodes")) / m->count;
+	return isnan(m->size) || isnan(m->count) || isnan(m->total) || m->count <= 0 ? -1 : 0;
+}
+
+/* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
+static void wrap(struct strbuf *b, int indent, const char *text)
+{
+	char *copy = xstrdup(text), *save = NULL, *w;
+	int col = 0;
+
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int len = strlen(w);
+
+		if (col && col + 1 + len > REPORT_WIDTH) {
+			sb_endline(b);
+			col = 0;
+		}
+		if (col) {
+			sb_addf(b, " %s", w);
+			col += 1 + len;
+		} else {
+			sb_addf(b, "%*s%s", indent, "", w);
+			col = indent + len;
+		}
+	}
+	if (col)
+		sb_endline(b);
+	free(copy);
+}
+
+#define TITLE_WIDTH 24
+
+/* "sizes.ns_per_op[size=64]": the test, then the module's metric key. */
+static char *row_title(const struct cmp_row *row)
+{
+	return xasprintf("%s.%s", row->test_name, row->metric);
+}
+
+/* TSC cycles say what ns say: the report shows times once. */
+static bool shown_unit(const struct cmp_row *row)
+{
+	return strcmp(row->unit, "cycles") != 0;
+}
+
+/* What a user waits for, not a count of slow-path calls. */
+static bool time_unit(const struct cmp_row *row)
+{
+	return !strcmp(row->unit, "ns") || !strcmp(row->unit, "ops/s");
+}
+
+/* The largest significant change in time, else in anything shown. */
+static const struct cmp_row *largest_change(const struct comparison *c)
+{
+	const struct cmp_row *best = NULL;
+
+	for (int pass = 0; pass < 2 && !best; pass++) {
+		for (int i = 0; i < c->nr_rows; i++) {
+			const struct cmp_row *row = &c->rows[i];
+			const struct cmp_cell *x = &row->cells[0];
+
+			if (!shown_unit(row) || (!pass && !time_unit(row)))
+				continue;
+			if (x->present && x->significant && x->has_pct &&
+			    (!best || fabs(x->pct) > fabs(best->cells[0].pct)))
+				best = row;
+		}
+	}
+	return best;
+}
+
+static void fmt_pct(char *out, size_t size, double pct)
+{
+	snprintf(out, size, fabs(pct) < 100 ? "%+.1f%%" : "%+.0f%%", pct);
+}
+
+static void subject(struct strbuf *b, const struct comparison *c)
+{
+	const struct cmp_row *row = largest_change(c);
+	char *head = xasprintf("Subject: [slabbench] %s vs %s:", c->runs[1].label,
+			       c->runs[0].label);
+	char *what, pct[32];
+
+	if (row) {
+		char *title = row_title(row);
+		int room;
+
+		fmt_pct(pct, sizeof(pct), row->cells[0].pct);
+		what = xasprintf("%s %s", pct, row->cells[0].worse ? "regression" : "improvement");
+		/*
+		 * The name gives way first, the test's name before the
+		 * metric's (the summary names both): the verdict must show.
+		 */
+		room = REPORT_WIDTH - (int)strlen(head) - (int)strlen(what) - 2;
+		if (room < (int)strlen(title)) {
+			free(title);
+			title = xstrdup(row->metric);
+		}
+		if (room < (int)strlen(title) && room > 3)
+			strcpy(title + room - 3, "...");
+		sb_addf(b, "%s %.*s %s\n", head, room > 0 ? room : 0, title, what);
+		free(title);
+	} else {
+		what = xstrdup("no significant change");
+		sb_addf(b, "%s %s\n", head, what);
+	}
+	free(what);
+	free(head);
+}
+
+/* Total slab memory of the overhead tests, live objects and all. */
+static bool memory_totals(const cJSON *const *docs, double *base, double *other, char **what)
+{
+	struct strbuf w = { 0 };
+	int n = cJSON_GetArraySize(json_at(docs[0], "tests"));
+
+	*base = *other = 0;
+	sb_addf(&w, "%s", "");
+	for (int t = 0; t < n; t++) {
+		struct mem_breakdown a, o;
+
+		if (mem_breakdown(docs[0], t, &a) || mem_breakdown(docs[1], t, &o))
+			continue;
+		*base += (a.total + a.management) * a.count;
+		*other += (o.total + o.management) * o.count;
+		sb_addf(&w, "%s%.0f x %.0f B", w.len ? ", " : "", a.count, a.size);
+	}
+	*what = w.s;
+	return *base > 0 && *other > 0;
+}
+
+static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	int changed = 0, worse = 0, tests = cJSON_GetArraySize(json_at(docs[0], "tests"));
+	const struct cmp_row *row = largest_change(c);
+	struct strbuf s = { 0 };
+	double mb, mo;
+	char *what;
+
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_cell *x = &c->rows[i].cells[0];
+
+		changed += x->present && x->significant;
+		worse += x->present && x->significant && x->worse;
+	}
+	sb_addf(&s, "slabbench compared %s (variant %s, %s) against %s (variant %s, %s) on the "
+		"'%s' workload: %d metrics of %d tests. %d changed significantly (Welch's "
+		"t-test, p < %g): %d for the worse, %d for the better.",
+		c->runs[1].label, c->runs[1].variant, c->runs[1].release, c->runs[0].label,
+		c->runs[0].variant, c->runs[0].release, json_str_at(docs[0], "workload.name"),
+		c->nr_rows, tests, changed, c->alpha, worse, changed - worse);
+	if (row) {
+		char *title = row_title(row);
+
+		sb_addf(&s, " The largest %s: %s, %+.1f%% (%s is better).",
+			time_unit(row) ? "in time" : "change", title, row->cells[0].pct,
+			row->higher_better ? "higher" : "lower");
+		free(title);
+	}
+	if (memory_totals(docs, &mb, &mo, &what))
+		sb_addf(&s, " For the same live objects (%s) %s held %.1f%% %s slab memory than %s.",
+			what, c->runs[1].label, fabs(100 * (mo - mb) / mb),
+			mo >= mb ? "more" : "less", c->runs[0].label);
+	free(what);
+	wrap(b, 0, s.s);
+	free(s.s);
+}
+
+/* "  name       value", continuation lines under the value. */
+static void field(struct strbuf *b, const char *name, const char *value)
+{
+	struct strbuf w = { 0 };
+
+	wrap(&w, 13, *value ? value : "-");
+	sb_addf(b, "  %-10s %s", name, w.s + 13);
+	free(w.s);
+}
+
+static void setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	char *v;
+
+	sb_addf(b, "\nSetup\n");
+	for (int r = 0; r < 2; r++) {
+		v = xasprintf("%.0f vCPUs, %.0f MB, accelerator %s%s%s",
+			      num_at(docs[r], "vm.cpus"), num_at(docs[r], "vm.mem_mb"),
+			      json_str_at(docs[r], "vm.accel"),
+			      *json_str_at(docs[r], "vm.cmdline") ? ", kernel parameters " : "",
+			      *json_str_at(docs[r], "vm.cmdline") ? json_str_at(docs[r], "vm.cmdline") : "");
+		field(b, r ? "new guest" : "base guest", v);
+		free(v);
+	}
+	field(b, "QEMU", json_str_at(docs[0], "vm.qemu"));
+	field(b, "host CPU", json_str_at(docs[0], "host.cpu_model"));
+	if (c->runs[0].emulated || c->runs[1].emulated)
+		field(b, "WARNING", "Times were emulated: under TCG the guest's clock runs "
+		      "on the host's, and every instruction is translated, so absolute "
+		      "times say little about hardware. Compare the ratios between runs "
+		      "under the same accelerator.");
+	for (int i = 0; i < c->nr_warnings; i++) {
+		if (strstr(c->warnings[i], "emulated"))
+			continue;
+		field(b, "warning", c->warnings[i]);
+	}
+}
+
+static bool in_lines(const cJSON *lines, const char *line)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, lines)
+		if (cJSON_IsString(l) && !strcmp(l->valuestring, line))
+			return true;
+	return false;
+}
+
+static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	const cJSON *la = json_at(docs[0], "kernel.allocator_config");
+	const cJSON *lb = json_at(docs[1], "kernel.allocator_config"), *l;
+	const char *sa = json_str_at(docs[0], "kernel.common_config_sha256");
+	const char *sb = json_str_at(docs[1], "kernel.common_config_sha256");
+
+	sb_addf(b, "\nKernels\n");
+	for (int r = 0; r < 2; r++) {
+		char *v = xasprintf("%s %s, variant %s, tree %s, build %s",
+				    c->runs[r].label, c->runs[r].release, c->runs[r].variant,
+				    json_str_at(docs[r], "kernel.tree"),
+				    json_str_at(docs[r], "kernel.build_hash"));
+
+		field(b, r ? "new" : "base", v);
+		free(v);
+	}
+	if (strcmp(sa, "?") && !strcmp(sa, sb))
+		field(b, "config", "the same but for the allocator lines:");
+	else
+		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
+		      "the allocator lines differ so:");
+	cJSON_ArrayForEach(l, la)
+		if (cJSON_IsString(l) && !in_lines(lb, l->valuestring))
+			sb_addf(b, "%13s-%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
+	cJSON_ArrayForEach(l, lb)
+		if (cJSON_IsString(l) && !in_lines(la, l->valuestring))
+			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
+}
+
+static void mean_sd(char *out, size_t size, const struct summary *s)
+{
+	char mean[32];
+
+	snprintf(mean, sizeof(mean), fabs(s->mean) < 1e6 ? "%.2f" : "%.3g", s->mean);
+	if (s->n > 1 && s->mean)
+		snprintf(out, size, "%10s \xc2\xb1%3.0f%%", mean, fmin(999, 100 * s->cov));
+	else
+		snprintf(out, size, "%10s      ", mean);
+}
+
+/*
+ * Each test's first metric, and every significant change; the rest is
+ * one line of count (slabbench compare shows all).
+ */
+static void results(struct strbuf *b, const struct comparison *c)
+{
+	int hidden = 0, last_test = -1;
+
+	sb_addf(b, "\nResults (mean \xc2\xb1%%stddev of all samples; * p < %g)\n\n", c->alpha);
+	sb_addf(b, "%16s %27s\n", c->runs[0].label, c->runs[1].label);
+	sb_addf(b, "---------------- ---------------------------\n");
+	sb_addf(b, "%16s %9s  %16s  %s\n", "mean  %stddev", "%change", "mean  %stddev", "metric");
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		const struct cmp_cell *x = &row->cells[0];
+		char base[48], other[48] = "         -      ", pct[32] = "", *title;
+		bool first = row->test != last_test;
+
+		if (!shown_unit(row) || (!first && !(x->present && x->significant))) {
+			hidden++;
+			continue;
+		}
+		if (first) {
+			sb_addf(b, "\n%.*s\n", REPORT_WIDTH, row->spec + (strncmp(row->spec, "test=", 5) ? 0 : 5));
+			last_test = row->test;
+		}
+		mean_sd(base, sizeof(base), &row->base);
+		if (x->present) {
+			mean_sd(other, sizeof(other), &x->s);
+			if (x->has_pct)
+				fmt_pct(pct, sizeof(pct), x->pct);
+		}
+		title = xasprintf("%s (%s)", row->metric, row->unit);
+		/*
+		 * The figures take 46 columns (48 bytes: two "±"); a longer
+		 * name goes on a line of its own, so that no line passes 72
+		 * columns nor 72 bytes.
+		 */
+		if (strlen(title) > TITLE_WIDTH)
+			sb_addf(b, "  %.*s\n", REPORT_WIDTH - 2, title);
+		sb_addf(b, "%s %9s%s %s  %s", base, pct, x->present && x->significant ? "*" : " ",
+			other, strlen(title) > TITLE_WIDTH ? "" : title);
+		sb_endline(b);
+		free(title);
+	}
+	if (hidden) {
+		char *more = xasprintf("%d more metrics (TSC cycles, which follow the times, "
+				       "and changes that are not significant): see slabbench "
+				       "compare.", hidden);
+
+		sb_addf(b, "\n");
+		wrap(b, 0, more);
+		free(more);
+	}
+}
+
+static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	int n = cJSON_GetArraySize(json_at(docs[0], "tests")), shown = 0;
+
+	sb_addf(b, "\nMemory\n\n");
+	sb_addf(b, "  after boot (kB)   Slab  SUnreclaim  Percpu  Slab+Percpu\n");
+	for (int r = 0; r < 2; r++) {
+		const cJSON *mi = json_at(cJSON_GetArrayItem(json_at(docs[r], "boots"), 0),
+					  "snapshots.before.meminfo");
+
+		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label,
+			num_at(mi, "Slab"), num_at(mi, "SUnreclaim"), num_at(mi, "Percpu"),
+			num_at(mi, "Slab") + num_at(mi, "Percpu"));
+	}
+	for (int t = 0; t < n; t++) {
+		struct mem_breakdown m[2];
+
+		if (mem_breakdown(docs[0], t, &m[0]) || mem_breakdown(docs[1], t, &m[1]))
+			continue;
+		if (!shown++)
+			sb_addf(b, "\n  per live object (bytes)    %10s %10s   change\n",
+				c->runs[0].label, c->runs[1].label);
+		sb_addf(b, "  %.0f objects of %.0f B\n", m[0].count, m[0].size);
+		{
+			static const struct {
+				const char *name;
+				size_t off;
+			} parts[] = {
+				{ "object", offsetof(struct mem_breakdown, size) },
+				{ "rounding", offsetof(struct mem_breakdown, rounding) },
+				{ "slab tail waste", offsetof(struct mem_breakdown, tail) },
+				{ "idle slots", offsetof(struct mem_breakdown, idle) },
+				{ "cache structures", offsetof(struct mem_breakdown, management) },
+			};
+			double total[2];
+
+			for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
+				double va = *(double *)((char *)&m[0] + parts[p].off);
+				double vb = *(double *)((char *)&m[1] + parts[p].off);
+
+				sb_addf(b, "    %-22s %10.1f %10.1f\n", parts[p].name, va, vb);
+			}
+			for (int r = 0; r < 2; r++)
+				total[r] = m[r].total + m[r].management;
+			sb_addf(b, "    %-22s %10.1f %10.1f %+7.1f%%\n", "total", total[0], total[1],
+				100 * (total[1] - total[0]) / total[0]);
+		}
+		sb_addf(b, "    %-22s %10.0f %10.0f\n", "slab pages at the peak",
+			m[0].slab_pages, m[1].slab_pages);
+		sb_addf(b, "    %-22s %10.0f %10.0f\n", "pages after free", m[0].held_free_pages,
+			m[1].held_free_pages);
+		sb_addf(b, "    %-22s %10.0f %10.0f\n", "pages after shrink",
+			m[0].held_shrink_pages, m[1].held_shrink_pages);
+	}
+	if (!shown)
+		sb_addf(b, "\n  (no overhead test in this workload: run --workload=overhead)\n");
+}
+
+/* --workload=NAME when the repository ships it, else the file's name. */
+static char *workload_arg(const cJSON *doc)
+{
+	const char *name = json_str_at(doc, "workload.name");
+	char *path = xasprintf("%s/workloads/%s.json", slabbench_home(), name);
+	struct stat st;
+	char *arg = stat(path, &st) ? xasprintf("%s.json", name) : xstrdup(name);
+
+	free(path);
+	return arg;
+}
+
+static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	static const char *const out[] = { "base.json", "new.json" };
+
+	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
+	for (int r = 0; r < 2; r++) {
+		char *w = workload_arg(docs[r]);
+		const char *cmdline = json_str_at(docs[r], "vm.cmdline");
+		int boots = cJSON_GetArraySize(json_at(docs[r], "boots"));
+
+		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", c->runs[r].variant, w);
+		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", json_str_at(docs[r], "vm.accel"),
+			num_at(docs[r], "vm.cpus"), num_at(docs[r], "vm.mem_mb"));
+		if (boots > 1)
+			sb_addf(b, " --boots=%d", boots);
+		if (*cmdline && strcmp(cmdline, "?"))
+			sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
+		sb_addf(b, " -o %s\n", out[r]);
+		free(w);
+	}
+	sb_addf(b, "  slabbench report base.json new.json\n");
+}
+
+char *report_text(const struct comparison *c, const cJSON *const *docs)
+{
+	struct strbuf b = { 0 };
+
+	subject(&b, c);
+	sb_addf(&b, "\n");
+	summary(&b, c, docs);
+	setup(&b, c, docs);
+	kernels(&b, c, docs);
+	results(&b, c);
+	memory(&b, c, docs);
+	reproduce(&b, c, docs);
+	return b.s;
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "strbuf.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void sb_addf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + n + 1 > b->cap) {
+		b->cap = 2 * (b->len + n + 1);
+		b->s = xrealloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, n + 1, fmt, ap);
+	va_end(ap);
+	b->len += n;
+}
+
+void sb_endline(struct strbuf *b)
+{
+	while (b->len && b->s[b->len - 1] == ' ')
+		b->len--;
+	sb_addf(b, "\n");
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A growing string for text output (tables, reports). */
+#ifndef SLABBENCH_STRBUF_H
+#define SLABBENCH_STRBUF_H
+
+#include <stddef.h>
+
+struct strbuf {
+	char *s;	/* NUL-terminated once anything was added */
+	size_t len, cap;
+};
+
+void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Ends a line without trailing blanks, for diffable golden files. */
+void sb_endline(struct strbuf *b);
+
+#endif
