@@ -19,6 +19,7 @@ SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm
 
+# Unit tests also link zlib: tests/unit/png.h checks the charts.
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry, the commands and the guest agent.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
@@ -39,7 +40,7 @@ $(BUILD)/slabbench-agent: cli/agent.c Makefile
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)
+	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS) -lz
 
 test: all $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)

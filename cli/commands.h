@@ -11,5 +11,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

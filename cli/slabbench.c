@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "bench", cmd_bench, "benchmark the harness: boot-to-ready times, kernel build times" },
 	{ "list", cmd_list, "the workloads, and the module's tests with their parameters" },
 	{ "compare", cmd_compare, "compare results files: means, changes, Welch's t-test" },
+	{ "plot", cmd_plot, "gnuplot charts of results: sizes, memory overhead, hit rates, scaling" },
 	{ "report", cmd_report, "a regression report of two results files, for a mail to linux-mm" },
 	{ "selftest", cmd_selftest, "the module's self-test and unload test in each guest (KTAP)" },
 };

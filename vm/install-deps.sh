@@ -14,7 +14,7 @@ PACKAGES=(
 	# the guests
 	qemu-system-x86 busybox-static
 	# the slabbench program and its tests
-	libcjson-dev libgsl-dev jq
+	libcjson-dev libgsl-dev jq gnuplot-nox zlib1g-dev
 )
 
 missing=()

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Charts of results files: the data goes into DIR/NAME.dat, gnuplot
+ * draws it with a script from plots/ into DIR/NAME.png and .svg. A chart
+ * whose data no file has is skipped with a message, and a chart is
+ * written under a temporary name and renamed only when gnuplot succeeded:
+ * never a missing, empty or half-drawn picture under the final name.
+ */
+#define _GNU_SOURCE
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct chart {
+	const char *name;	/* of the files, and in messages */
+	const char *script;	/* in plots/ */
+	char *data, *ratios;	/* what goes into NAME.dat (and NAME.ratios) */
+	char *vars;		/* gnuplot assignments, "a='x'; n=2" */
+	const char *missing;	/* why there is nothing to draw */
+};
+
+static double num_at(const cJSON *o, const char *path)
+{
+	const cJSON *v = json_at(o, path);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* A gnuplot string: double quotes, with its escapes. */
+static char *gp_string(const char *s)
+{
+	struct strbuf b = { 0 };
+
+	sb_addf(&b, "\"");
+	for (; *s; s++)
+		sb_addf(&b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+	sb_addf(&b, "\"");
+	return b.s;
+}
+
+/* The runs' names in legends: variants, made unique. */
+static char **run_labels(const cJSON *const *docs, int n)
+{
+	char **labels = xcalloc(n, sizeof(*labels));
+
+	for (int r = 0; r < n; r++) {
+		const char *v = json_str_at(docs[r], "kernel.variant");
+		bool taken = false;
+
+		for (int q = 0; q < r; q++)
+			taken |= !strcmp(json_str_at(docs[q], "kernel.variant"), v);
+		labels[r] = taken ? xasprintf("%s#%d", v, r + 1) : xstrdup(v);
+	}
+	return labels;
+}
+
+/* The metric @prefix[KEY=x] of @test: mean and stddev per x, x ascending. */
+static int sweep(const cJSON *test, const char *prefix, const char *key, double *x,
+		 double *mean, double *sd, int max)
+{
+	const cJSON *m;
+	size_t plen = strlen(prefix);
+	int n = 0;
+
+	cJSON_ArrayForEach(m, json_at(test, "metrics")) {
+		double at = num_at(cJSON_GetObjectItemCaseSensitive(m, "labels"), key);
+
+		if (strncmp(m->string, prefix, plen) || m->string[plen] != '[' || isnan(at) ||
+		    n == max)
+			continue;
+		x[n] = at;
+		mean[n] = num_at(m, "summary.mean");
+		sd[n] = num_at(m, "summary.stddev");
+		/* Insertion into place: the module reports in sweep order anyway. */
+		for (int i = n; i > 0 && x[i - 1] > x[i]; i--) {
+			double t;
+
+			t = x[i], x[i] = x[i - 1], x[i - 1] = t;
+			t = mean[i], mean[i] = mean[i - 1], mean[i - 1] = t;
+			t = sd[i], sd[i] = sd[i - 1], sd[i - 1] = t;
+		}
+		n++;
+	}
+	return n;
+}
+
+#define MAX_POINTS 64
+
+/*
+ * Lines over a sweep: a block per run and test named @test, of metric
+ * @prefix[@key=x].
+ */
+static void lines_chart(struct chart *c, const cJSON *const *docs, char **labels, int n,
+			const char *test, const char *prefix, const char *key,
+			const char *params)
+{
+	struct strbuf b = { 0 };
+	int blocks = 0;
+
+	for (int r = 0; r < n; r++) {
+		const cJSON *t;
+		int per_run = 0;
+
+		cJSON_ArrayForEach(t, json_at(docs[r], "tests"))
+			per_run += !strcmp(json_str_at(t, "test"), test);
+		cJSON_ArrayForEach(t, json_at(docs[r], "tests")) {
+			double x[MAX_POINTS], mean[MAX_POINTS], sd[MAX_POINTS];
+			int points;
+
+			if (strcmp(json_str_at(t, "test"), test))
+				continue;
+			points = sweep(t, prefix, key, x, mean, sd, MAX_POINTS);
+			if (!points)
+				continue;
+			/* Which test, when a run has several: "slab burst=256". */
+			if (per_run > 1 && params) {
+				const cJSON *p = json_at(t, "params");
+
+				sb_addf(&b, "\"%s %s=%g\"\n", labels[r], params,
+					num_at(p, params));
+			} else {
+				sb_addf(&b, "\"%s\"\n", labels[r]);
+			}
+			for (int i = 0; i < points; i++)
+				sb_addf(&b, "%g %g %g\n", x[i], mean[i], isnan(sd[i]) ? 0 : sd[i]);
+			sb_addf(&b, "\n\n");
+			blocks++;
+		}
+	}
+	c->data = b.s;
+	c->vars = xasprintf("nblocks=%d", blocks);
+	if (!blocks) {
+		free(c->data);
+		c->data = NULL;
+	}
+}
+
+/*
+ * Clustered bars: a row per category, a column per run; @rows gives, per
+ * test named @test, the categories and their metrics.
+ */
+struct bar_row {
+	const char *what;	/* "alloc" */
+	const char *metric;	/* "alloc_hit_rate" */
+};
+
+static void clusters_chart(struct chart *c, const cJSON *const *docs, char **labels, int n,
+			   const char *test, const struct bar_row *rows, int nr_rows,
+			   const char *const *params)
+{
+	const cJSON *t0 = NULL, *t;
+	struct strbuf b = { 0 };
+	int base = -1;
+
+	/* The categories come from the first run that has such tests. */
+	for (int r = 0; r < n && base < 0; r++)
+		cJSON_ArrayForEach(t, json_at(docs[r], "tests"))
+			if (!strcmp(json_str_at(t, "test"), test) && base < 0)
+				base = r;
+	if (base < 0)
+		return;
+	sb_addf(&b, "category");
+	for (int r = 0; r < n; r++)
+		sb_addf(&b, " \"%s\"", labels[r]);
+	sb_addf(&b, "\n");
+	cJSON_ArrayForEach(t0, json_at(docs[base], "tests")) {
+		int index = 0;
+
+		if (strcmp(json_str_at(t0, "test"), test))
+			continue;
+		for (const cJSON *x = json_at(docs[base], "tests")->child; x != t0; x = x->next)
+			index++;
+		for (int i = 0; i < nr_rows; i++) {
+			sb_addf(&b, "\"%s", rows[i].what);
+			for (int p = 0; params[p]; p++) {
+				const cJSON *v = json_at(json_at(t0, "params"), params[p]);
+
+				if (cJSON_IsString(v))
+					sb_addf(&b, " %s", v->valuestring);
+				else if (cJSON_IsNumber(v))
+					sb_addf(&b, " %s=%g", params[p], v->valuedouble);
+			}
+			sb_addf(&b, "\"");
+			for (int r = 0; r < n; r++) {
+				/* The same test: same index and spec in the other run. */
+				const cJSON *o = cJSON_GetArrayItem(json_at(docs[r], "tests"), index);
+				double v = NAN;
+
+				if (o && !strcmp(json_str_at(o, "spec"), json_str_at(t0, "spec")))
+					v = num_at(cJSON_GetObjectItemCaseSensitive(json_at(o, "metrics"),
+										    rows[i].metric),
+						   "summary.mean");
+				if (isnan(v))
+					sb_addf(&b, " ?");
+				else
+					sb_addf(&b, " %g", v);
+			}
+			sb_addf(&b, "\n");
+		}
+	}
+	c->data = b.s;
+	c->vars = xasprintf("nruns=%d", n);
+}
+
+/* Overhead: a row per run and overhead test, the ratios to the base run. */
+static void overhead_chart(struct chart *c, const cJSON *const *docs, char **labels, int n)
+{
+	struct strbuf b = { 0 }, q = { 0 };
+	int row = 0, tests = cJSON_GetArraySize(json_at(docs[0], "tests"));
+
+	sb_addf(&b, "run object rounding \"slab tail waste\" "
+		"\"idle slots (per-CPU, partial)\" \"cache structures\"\n");
+	sb_addf(&q, "%s", "");
+	for (int t = 0; t < tests; t++) {
+		struct mem_breakdown base;
+
+		if (mem_breakdown(docs[0], t, &base))
+			continue;
+		for (int r = 0; r < n; r++) {
+			struct mem_breakdown m;
+			double over, base_over;
+
+			if (mem_breakdown(docs[r], t, &m) || m.size != base.size)
+				continue;
+			sb_addf(&b, "\"%s, %g B\" %g %g %g %g %g\n", labels[r], m.size, m.size,
+				m.rounding, m.tail, m.idle, m.management);
+			over = m.total + m.management - m.size;
+			base_over = base.total + base.management - base.size;
+			if (r && base_over > 0)
+				sb_addf(&q, "%d %g \"x%.2f vs %s\"\n", row, fmax(over, 0),
+					over / base_over, labels[0]);
+			row++;
+		}
+	}
+	if (!row) {
+		free(b.s);
+		free(q.s);
+		return;
+	}
+	/* gnuplot refuses an empty file: a label at the origin, blank. */
+	if (!q.len)
+		sb_addf(&q, "0 0 \"\"\n");
+	c->data = b.s;
+	c->ratios = q.s;
+	c->vars = xstrdup("");
+}
+
+static int write_in(const char *dir, const char *name, const char *ext, const char *text,
+		    char **path)
+{
+	*path = xasprintf("%s/%s.%s", dir, name, ext);
+	return write_file_atomic(*path, text, strlen(text));
+}
+
+/* Draws @c as NAME.png and NAME.svg in @dir; 0 when both were written. */
+static int draw(const struct chart *c, const char *dir, const char *title, const char *axes)
+{
+	static const char *const terms[] = { "png", "svg" };
+	char *data = NULL, *ratios = NULL, *script;
+	int ret = 0;
+
+	script = xasprintf("%s/plots/%s", slabbench_home(), c->script);
+	if (write_in(dir, c->name, "dat", c->data, &data) ||
+	    (c->ratios && write_in(dir, c->name, "ratios", c->ratios, &ratios))) {
+		ret = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(terms) && !ret; i++) {
+		char *final = xasprintf("%s/%s.%s", dir, c->name, terms[i]);
+		char *tmp = xasprintf("%s/.%s.%s.tmp", dir, c->name, terms[i]);
+		char *gd = gp_string(data), *go = gp_string(tmp), *gt = gp_string(title);
+		char *gr = gp_string(ratios ? ratios : "");
+		char *vars = xasprintf("datafile=%s; ratiofile=%s; outfile=%s; termtype=\"%s\"; "
+				       "charttitle=%s%s%s%s%s", gd, gr, go, terms[i], gt,
+				       *axes ? "; " : "",
+				       axes, *c->vars ? "; " : "", c->vars);
+		char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+		char *out = NULL;
+		struct stat st;
+
+		if (run_capture(argv, &out, NULL) || stat(tmp, &st) || st.st_size == 0)
+			ret = error("plot: %s.%s: gnuplot failed", c->name, terms[i]);
+		else if (rename(tmp, final))
+			ret = error("%s: %s", final, strerror(errno));
+		if (ret)
+			unlink(tmp);
+		free(out);
+		free(vars);
+		free(gd);
+		free(go);
+		free(gt);
+		free(gr);
+		free(tmp);
+		free(final);
+	}
+out:
+	free(script);
+	free(data);
+	free(ratios);
+	return ret;
+}
+
+int plot_results(const cJSON *const *docs, int n, const char *dir)
+{
+	static const struct bar_row hit_rows[] = {
+		{ "alloc", "alloc_hit_rate" }, { "free", "free_hit_rate" },
+	};
+	static const struct bar_row remote_rows[] = {
+		{ "alloc", "alloc_ns_per_op" }, { "free", "free_ns_per_op" },
+	};
+	static const char *const hit_params[] = { "size", "pattern", NULL };
+	static const char *const remote_params[] = { "size", "batch", NULL };
+	char **labels = run_labels(docs, n);
+	struct chart charts[5] = {
+		{ .name = "sizes", .script = "lines.gp",
+		  .missing = "no sizes test in the results (workload default)" },
+		{ .name = "overhead", .script = "overhead.gp",
+		  .missing = "no overhead test in the results (workloads overhead, default)" },
+		{ .name = "hitrate", .script = "clusters.gp",
+		  .missing = "no hitrate test in the results (workload default)" },
+		{ .name = "scaling", .script = "lines.gp",
+		  .missing = "no parallel test in the results (workloads scaling, default)" },
+		{ .name = "remote", .script = "clusters.gp",
+		  .missing = "no remote test in the results (workloads remote, default)" },
+	};
+	static const char *const titles[] = {
+		"kmalloc+kfree cost against object size (mean, error bars: 1 stddev)",
+		"Memory per live object in a private cache",
+		"Per-CPU cache hit rates (SLOB has no per-CPU cache)",
+		"Throughput against CPUs: all threads alloc+free on one cache",
+		"Remote frees: allocated on one CPU, freed on another",
+	};
+	static const char *const axes[] = {
+		"xlabel=\"object size (bytes)\"; ylabel=\"ns per kmalloc+kfree\"; logx=1",
+		"",
+		"ylabel=\"hit rate (%)\"",
+		"xlabel=\"CPUs (threads)\"; ylabel=\"alloc+free pairs per second, all threads\"; logx=0",
+		"ylabel=\"ns per operation on its CPU\"",
+	};
+	int drawn = 0, failed = 0;
+
+	if (mkdir_p(dir))
+		return -1;
+	lines_chart(&charts[0], docs, labels, n, "sizes", "ns_per_op", "size", NULL);
+	overhead_chart(&charts[1], docs, labels, n);
+	clusters_chart(&charts[2], docs, labels, n, "hitrate", hit_rows, ARRAY_SIZE(hit_rows),
+		       hit_params);
+	lines_chart(&charts[3], docs, labels, n, "parallel", "ops_per_sec", "cpus", "burst");
+	clusters_chart(&charts[4], docs, labels, n, "remote", remote_rows,
+		       ARRAY_SIZE(remote_rows), remote_params);
+	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
+		struct chart *c = &charts[i];
+
+		if (!c->data) {
+			warning("plot: %s: skipped, %s", c->name, c->missing);
+		} else if (draw(c, dir, titles[i], axes[i])) {
+			failed++;
+		} else {
+			printf("%s/%s.png\n%s/%s.svg\n", dir, c->name, dir, c->name);
+			drawn++;
+		}
+		free(c->data);
+		free(c->ratios);
+		free(c->vars);
+	}
+	for (int r = 0; r < n; r++)
+		free(labels[r]);
+	free(labels);
+	if (!drawn && !failed)
+		return error("plot: nothing to draw in the results given");
+	return failed ? -1 : 0;
+}
