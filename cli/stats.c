@@ -59,6 +59,9 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 	va = a->stddev * a->stddev / a->n;
 	vb = b->stddev * b->stddev / b->n;
 	se2 = va + vb;
+	/* Samples near DBL_MAX overflow the variances: GSL would abort. */
+	if (!isfinite(se2))
+		return -1;
 	if (se2 == 0) {
 		/*
 		 * Both sides repeat one value exactly, as counts do under
@@ -110,6 +113,8 @@ int percent_change_ci(const struct summary *a, const struct summary *b, double a
 	     (a->mean * a->mean * a->mean * a->mean);
 	cb = b->stddev * b->stddev / b->n / (a->mean * a->mean);
 	se = sqrt(ca + cb);
+	if (!isfinite(se))
+		return -1;
 	if (se == 0) {
 		*lo = *hi = pct;
 		return 0;

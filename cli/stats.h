@@ -26,8 +26,9 @@ struct welch {
 };
 
 /*
- * Returns 0 and fills @w, or -1 when either side has fewer than 2 samples:
- * no test is possible then, and no p-value is given. When neither side
+ * Returns 0 and fills @w, or -1 when either side has fewer than 2 samples
+ * or the variances overflow (samples near DBL_MAX): no test is possible
+ * then, and no p-value is given. When neither side
  * varies, p is 1 for equal means, else 0 with an infinite t.
  */
 int welch_test(const struct summary *a, const struct summary *b, struct welch *w);
@@ -37,8 +38,8 @@ int percent_change(const struct summary *a, const struct summary *b, double *pct
 
 /*
  * A 1 - @alpha confidence interval of percent_change(), by the delta
- * method. -1 when there is none: fewer than 2 samples on a side, or a
- * zero base mean.
+ * method. -1 when there is none: fewer than 2 samples on a side, a zero
+ * base mean, or overflowing variances.
  */
 int percent_change_ci(const struct summary *a, const struct summary *b, double alpha,
 		      double *lo, double *hi);

@@ -47,8 +47,10 @@ variant_names() {
 	awk '!/^#/ && NF { print $1 }' "$VM_DIR/variants"
 }
 
+# Debian's linux-source-VERSION puts its tarball in /usr/src; the tests
+# point SLABBENCH_SRC_DIR elsewhere to see a missing package refused.
 source_tarball() {
-	local tb=/usr/src/linux-source-$1.tar.xz
+	local tb=${SLABBENCH_SRC_DIR:-/usr/src}/linux-source-$1.tar.xz
 	[ -f "$tb" ] || die "$tb is missing: install it with 'apt-get install linux-source-$1'"
 	echo "$tb"
 }
@@ -71,6 +73,9 @@ source_hash() {
 # Hash of everything that goes into a variant's kernel.
 variant_hash() {
 	variant_lookup "$1"
+	# Here, not in the pipeline: a die there ends only its subshell, and
+	# the hash of what came before would pass for the variant's.
+	[ "$TREE" = debian ] || source_tarball "$TREE" >/dev/null
 	{
 		echo "variant $1"
 		if [ "$TREE" = debian ]; then
