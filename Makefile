@@ -21,9 +21,10 @@ LIBS := -lcjson -lgsl -lgslcblas -lm
 
 # Unit tests also link zlib: tests/unit/png.h checks the charts.
 # Every cli/*.c is a library shared by the commands and the unit tests,
-# except the program's entry, the commands and the guest agent.
+# except the program's entry, the commands and the guest agent's parts.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
-CLI_LIB := $(filter-out cli/slabbench.c cli/agent.c $(CLI_CMDS),$(wildcard cli/*.c))
+AGENT_SRC := cli/agent.c $(wildcard cli/agent_*.c)
+CLI_LIB := $(filter-out cli/slabbench.c $(AGENT_SRC) $(CLI_CMDS),$(wildcard cli/*.c))
 CLI_HDRS := $(wildcard cli/*.h)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
@@ -34,9 +35,9 @@ $(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(LIBS)
 
 # The guest has no libraries: the agent is static.
-$(BUILD)/slabbench-agent: cli/agent.c Makefile
+$(BUILD)/slabbench-agent: $(AGENT_SRC) cli/agent.h Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -static -o $@ cli/agent.c
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -static -o $@ $(AGENT_SRC)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)

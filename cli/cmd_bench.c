@@ -49,7 +49,7 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 	rundir = guest_rundir(variant);
 	if (!rundir)
 		goto out;
-	if (guest_initrd(&g, plan, rundir, &initrd))
+	if (guest_initrd(&g, plan, rundir, false, &initrd))
 		goto out;
 	for (i = 0; i < boots; i++) {
 		struct vm_config c = {

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "guest.h"
+#include "results.h"
 #include "util.h"
 #include "workload.h"
 
@@ -104,14 +105,16 @@ static int list_tests(const char *variant)
 		guest_free(&g);
 		return -1;
 	}
-	printf("\nTests of slabbench.ko (as built for %s), with defaults:\n", variant);
+	printf("\nTests of slabbench.ko (as built for %s) and, marked [guest],\n"
+	       "macro workloads the guest agent runs; with defaults:\n", variant);
 	cJSON_ArrayForEach(t, cat) {
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 		const cJSON *desc = cJSON_GetObjectItemCaseSensitive(t, "description");
 
 		if (!cJSON_IsString(name))
 			continue;
-		printf("  %-10s %s\n", name->valuestring,
+		printf("  %-10s %s%s\n", name->valuestring,
+		       json_at(t, "kind") ? "[guest] " : "",
 		       cJSON_IsString(desc) ? desc->valuestring : "");
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(t, "params"))
 			if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "name")))

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "guest.h"
+#include "macro.h"
 #include "results.h"
 #include "util.h"
 #include "vm.h"
@@ -25,6 +26,7 @@ static const char run_usage[] =
 	"usage: slabbench run [--alloc=LIST] [--workload=FILE] [-o FILE]\n"
 	"                     [--accel=auto|kvm|tcg|icount] [--cpus=N] [--mem=MB]\n"
 	"                     [--cmdline=ARGS] [--repeat=N] [--boots=N] [--timeout=S]\n"
+	"                     [--profile=TEST]\n"
 	"\n"
 	"Builds the guest kernel of each allocator if needed, boots it in QEMU,\n"
 	"runs the workload's tests in slabbench.ko and writes one results JSON.\n"
@@ -39,7 +41,9 @@ static const char run_usage[] =
 	"  --cmdline=ARGS     extra kernel parameters, e.g. slub_debug=FZPU\n"
 	"  --repeat=N         override every test's repeats\n"
 	"  --boots=N          independent boots per allocator (default 1)\n"
-	"  --timeout=S        hard limit per boot (default: the workload's, or 600)\n";
+	"  --timeout=S        hard limit per boot (default: the workload's, or 600)\n"
+	"  --profile=TEST     perf record the workload's tests named TEST (or its\n"
+	"                     N-th test) in the guest; the top symbols are kept\n";
 
 struct run_opts {
 	char *allocs;
@@ -47,6 +51,8 @@ struct run_opts {
 	const char *output;
 	const char *accel;
 	const char *cmdline;
+	const char *profile;
+	bool *profiled;		/* per workload test */
 	long cpus, mem, repeat, boots, timeout;
 };
 
@@ -54,7 +60,37 @@ struct run_opts {
  * The guest proves its config through /proc/config.gz; Debian's kernel
  * has no IKCONFIG_PROC, so there the build's config is all we know.
  */
-static char *build_plan(const struct workload *w, bool guest_config)
+/* Which tests --profile names: a test's name, or its number from 1. */
+static int resolve_profile(struct run_opts *o, const struct workload *w)
+{
+	long n = 0;
+	int hits = 0;
+
+	o->profiled = xcalloc(w->nr_tests, sizeof(*o->profiled));
+	if (!o->profile)
+		return 0;
+	if (parse_long(o->profile, 1, w->nr_tests, &n))
+		n = 0;
+	for (int i = 0; i < w->nr_tests; i++) {
+		o->profiled[i] = n ? i == n - 1 : !strcmp(w->tests[i].test, o->profile);
+		hits += o->profiled[i];
+	}
+	if (!hits)
+		return error("run: --profile=%s: %s has no such test (a test's name, or 1 to %d)",
+			     o->profile, w->path, w->nr_tests);
+	return 0;
+}
+
+/* Whether the guest needs perf: a macro workload runs it, or a profile. */
+static bool needs_perf(const struct run_opts *o, const struct workload *w)
+{
+	for (int i = 0; i < w->nr_tests; i++)
+		if (o->profiled[i] || macro_needs_perf(w->tests[i].test))
+			return true;
+	return false;
+}
+
+static char *build_plan(const struct workload *w, const bool *profiled, bool guest_config)
 {
 	char *plan = NULL;
 	size_t len = 0;
@@ -71,7 +107,12 @@ static char *build_plan(const struct workload *w, bool guest_config)
 	if (guest_config)
 		fputs("cmd config /bin/zcat /proc/config.gz\n", f);
 	for (int i = 0; i < w->nr_tests; i++) {
-		fprintf(f, "run %s\n", w->tests[i].spec);
+		const char *verb = macro_known(w->tests[i].test) ? "macro" : "run";
+		char *spec = macro_known(w->tests[i].test) ? macro_spec(w->tests[i].spec) :
+							     xstrdup(w->tests[i].spec);
+
+		fprintf(f, "%s%s %s\n", profiled[i] ? "profile " : "", verb, spec);
+		free(spec);
 		/* overhead hold=1: the allocator's own view of the held cache. */
 		if (strstr(w->tests[i].spec, " hold=1"))
 			fprintf(f, "file slabinfo.held-%d /proc/slabinfo\n"
@@ -263,6 +304,7 @@ static int run_boot(const struct variant_run *v, int index)
 	if (results_add_frames(doc, boot, w, r.channel, r.channel_len,
 			       v->build_config, v->alloc_config, &why)) {
 		error("%s guest, boot %d: %s", g->variant, index, why);
+		print_console_tail(r.console_path, 15);
 	} else if (r.status != VM_OK) {
 		error("%s guest, boot %d: %s after %.0fs", g->variant, index,
 		      vm_status_name(r.status), r.wall_s);
@@ -274,10 +316,6 @@ static int run_boot(const struct variant_run *v, int index)
 		print_console_tail(r.console_path, 40);
 	} else {
 		ret = 0;
-	}
-	if (ret && !why && r.status == VM_OK) {
-		/* The agent's own failure: its reason is on the console. */
-		print_console_tail(r.console_path, 15);
 	}
 	if (ret)
 		cJSON_AddStringToObject(boot, "error", why ? why : vm_status_name(r.status));
@@ -301,8 +339,8 @@ static int run_variant(const struct run_opts *o, const char *variant,
 	rundir = guest_rundir(variant);
 	if (!rundir)
 		goto out;
-	plan = build_plan(w, strcmp(g.tree, "debian") != 0);
-	if (guest_initrd(&g, plan, rundir, &initrd))
+	plan = build_plan(w, o->profiled, strcmp(g.tree, "debian") != 0);
+	if (guest_initrd(&g, plan, rundir, needs_perf(o, w), &initrd))
 		goto out;
 	config_path = xasprintf("%s/.config", g.dir);
 	build_config = read_file(config_path, NULL);
@@ -375,6 +413,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "boots", required_argument, NULL, 'b' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -419,6 +458,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 			if (parse_long(optarg, 1, 86400, &o->timeout))
 				return error("run: --timeout=%s: expected 1 to 86400 (s)", optarg);
 			break;
+		case 'P':
+			o->profile = optarg;
+			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			exit(0);
@@ -454,6 +496,8 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	free(path);
+	if (resolve_profile(&o, &w))
+		failed = 2;
 	list = xstrdup(o.allocs);
 	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
 		if (variants_check("run: --alloc", &v, 1))
@@ -469,6 +513,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (failed) {
 		workload_free(&w);
+		free(o.profiled);
 		free(o.allocs);
 		return failed;
 	}
@@ -489,6 +534,7 @@ int cmd_run(int argc, char **argv)
 		free(out);
 	}
 	workload_free(&w);
+	free(o.profiled);
 	free(o.allocs);
 	return failed;
 }

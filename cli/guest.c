@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "guest.h"
 #include "frames.h"
+#include "macro.h"
+#include "strbuf.h"
 #include "util.h"
 #include "vm.h"
 
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool variant_known(const char *variant, char **known)
 {
@@ -167,7 +170,42 @@ static int append_file(FILE *to, const char *path)
 	return n ? error("copying %s: %s", path, strerror(errno)) : 0;
 }
 
-int guest_initrd(const struct guest *g, const char *plan, const char *dir,
+#define PERF_PATH "/usr/bin/perf"
+
+/*
+ * gen_init_cpio lines for perf and every library ldd finds for it, each
+ * at the path the loader looks for it, with the directories first.
+ */
+static char *perf_files(void)
+{
+	char *argv[] = { "ldd", PERF_PATH, NULL }, *out = NULL, *line, *save = NULL;
+	struct strbuf b = { 0 };
+
+	if (access(PERF_PATH, X_OK)) {
+		error("%s is missing: install it with 'apt-get install linux-perf'", PERF_PATH);
+		return NULL;
+	}
+	if (run_capture(argv, &out, NULL)) {
+		free(out);
+		error("ldd %s failed", PERF_PATH);
+		return NULL;
+	}
+	sb_addf(&b, "dir /usr 0755 0 0\ndir /usr/bin 0755 0 0\ndir /lib 0755 0 0\n"
+		"dir /lib/x86_64-linux-gnu 0755 0 0\ndir /lib64 0755 0 0\n"
+		"file %s %s 0755 0 0\n", PERF_PATH, PERF_PATH);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char path[512];
+
+		/* "libz.so.1 => /lib/x86_64-linux-gnu/libz.so.1 (0x...)" or the loader. */
+		if (sscanf(line, " %*s => %511s", path) == 1 || sscanf(line, " %511s (", path) == 1)
+			if (path[0] == '/')
+				sb_addf(&b, "file %s %s 0755 0 0\n", path, path);
+	}
+	free(out);
+	return b.s;
+}
+
+int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
 		 char **initrd)
 {
 	char *plan_path = xasprintf("%s/plan", dir);
@@ -181,6 +219,15 @@ int guest_initrd(const struct guest *g, const char *plan, const char *dir,
 	int ret = -1;
 
 	*initrd = xasprintf("%s/initrd.cpio", dir);
+	if (perf) {
+		char *files = perf_files(), *old = list;
+
+		if (!files)
+			goto out;
+		list = xasprintf("%s%s", old, files);
+		free(old);
+		free(files);
+	}
 	if (write_file_atomic(plan_path, plan, strlen(plan)) ||
 	    write_file_atomic(list_path, list, strlen(list)))
 		goto out;
@@ -212,17 +259,18 @@ out:
 }
 
 int guest_boot(const struct guest *g, const char *plan, const char *accel,
-	       int cpus, double timeout_s, struct vm_outcome *o)
+	       int cpus, bool single_thread, double timeout_s, struct vm_outcome *o)
 {
 	char *rundir = guest_rundir(g->variant), *initrd = NULL;
 	int ret = -1;
 
 	memset(o, 0, sizeof(*o));
-	if (rundir && !guest_initrd(g, plan, rundir, &initrd)) {
+	if (rundir && !guest_initrd(g, plan, rundir, false, &initrd)) {
 		struct vm_config c = {
 			.label = g->variant, .kernel = g->bzimage, .initrd = initrd,
-			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 512,
+			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 1024,
 			.cmdline = g->cmdline, .timeout_s = timeout_s,
+			.single_thread = single_thread,
 		};
 
 		ret = vm_boot(&c, o);
@@ -250,7 +298,7 @@ cJSON *guest_catalogue(const struct guest *g)
 			goto out;
 	}
 	progress("%s: reading the module's catalogue", g->variant);
-	if (guest_boot(g, "file catalogue /sys/kernel/debug/slabbench/tests\n", "auto", 2, 300, &o))
+	if (guest_boot(g, "file catalogue /sys/kernel/debug/slabbench/tests\n", "auto", 2, false, 300, &o))
 		goto out;
 	progress_done();
 	while (!cat && frame_next(o.channel, o.channel_len, &pos, &f) == 1)
@@ -265,6 +313,8 @@ cJSON *guest_catalogue(const struct guest *g)
 	}
 	vm_outcome_free(&o);
 out:
+	if (cat)
+		macro_catalogue(cat);
 	free(path);
 	free(dir);
 	return cat;

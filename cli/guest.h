@@ -37,21 +37,24 @@ char *guest_cmdline(const struct guest *g, const char *extra);
 /* A new directory for one run's files under the cache; NULL on error. */
 char *guest_rundir(const char *label);
 /*
- * Boots @g once (512 MB, its own cmdline) to carry out @plan; 0 when
- * QEMU ran, whatever the guest did: see o->status.
+ * Boots @g once (1 GB: debug kernels need it; its own cmdline) to carry
+ * out @plan; 0 when QEMU ran, whatever the guest did: see o->status.
  */
 int guest_boot(const struct guest *g, const char *plan, const char *accel,
-	       int cpus, double timeout_s, struct vm_outcome *o);
+	       int cpus, bool single_thread, double timeout_s, struct vm_outcome *o);
 /*
  * The module's catalogue (debugfs slabbench/tests), kept beside the
- * module once read: one short boot per module build, none after.
+ * module once read: one short boot per module build, none after; the
+ * macro workloads (cli/macro.c) appended.
  */
 cJSON *guest_catalogue(const struct guest *g);
 /*
  * Writes @plan into a small archive of its own and appends it to the base
  * initramfs as @dir/initrd.cpio: per-run inputs never rebuild the base.
+ * With @perf, the host's perf (Debian's linux-perf) and its libraries go
+ * into that archive too.
  */
-int guest_initrd(const struct guest *g, const char *plan, const char *dir,
+int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
 		 char **initrd);
 
 #endif

@@ -424,6 +424,64 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 		sb_addf(b, "\n  (no overhead test in this workload: run --workload=overhead)\n");
 }
 
+/* The allocator's own functions, in SLAB's, SLUB's and SLOB's names. */
+static bool allocator_symbol(const char *sym)
+{
+	static const char *const parts[] = {
+		"slab", "slub", "slob", "kmem_cache", "kmalloc", "kfree", "cache_alloc",
+		"cache_free", "free_block", "cache_flusharray", "refill",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (strstr(sym, parts[i]))
+			return true;
+	return false;
+}
+
+/* Up to @max allocator functions of @test's profile, hottest first. */
+static int hot_symbols(const cJSON *test, const cJSON **out, int max)
+{
+	const cJSON *e;
+	int n = 0;
+
+	cJSON_ArrayForEach(e, json_at(test, "profile"))
+		if (n < max && allocator_symbol(json_str_at(e, "symbol")))
+			out[n++] = e;
+	return n;
+}
+
+static void profiles(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	int tests = cJSON_GetArraySize(json_at(docs[0], "tests")), shown = 0;
+
+	for (int t = 0; t < tests; t++) {
+		const cJSON *ta = cJSON_GetArrayItem(json_at(docs[0], "tests"), t);
+		const cJSON *tb = cJSON_GetArrayItem(json_at(docs[1], "tests"), t);
+		const cJSON *ha[8], *hb[8];
+		int na = hot_symbols(ta, ha, 8), nb = hot_symbols(tb, hb, 8);
+
+		if (!json_at(ta, "profile") && !json_at(tb, "profile"))
+			continue;
+		if (!shown++)
+			sb_addf(b, "\nProfiles (perf record -a -e cpu-clock in the guest: the\n"
+				"allocator's hottest functions, percent of all samples)\n");
+		sb_addf(b, "\n%.*s\n", REPORT_WIDTH, json_str_at(ta, "spec") + 5);
+		sb_addf(b, "    %-33s %s\n", c->runs[0].label, c->runs[1].label);
+		for (int i = 0; i < (na > nb ? na : nb); i++) {
+			char left[64] = "";
+
+			if (i < na)
+				snprintf(left, sizeof(left), "%5.1f%% %.26s", num_at(ha[i], "percent"),
+					 json_str_at(ha[i], "symbol"));
+			sb_addf(b, "    %-33s", left);
+			if (i < nb)
+				sb_addf(b, " %5.1f%% %.26s", num_at(hb[i], "percent"),
+					json_str_at(hb[i], "symbol"));
+			sb_endline(b);
+		}
+	}
+}
+
 /* --workload=NAME when the repository ships it, else the file's name. */
 static char *workload_arg(const cJSON *doc)
 {
@@ -451,6 +509,12 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 			num_at(docs[r], "vm.cpus"), num_at(docs[r], "vm.mem_mb"));
 		if (boots > 1)
 			sb_addf(b, " --boots=%d", boots);
+		for (int t = 0; t < cJSON_GetArraySize(json_at(docs[r], "tests")); t++) {
+			if (json_at(cJSON_GetArrayItem(json_at(docs[r], "tests"), t), "profile")) {
+				sb_addf(b, " --profile=%d", t + 1);
+				break;
+			}
+		}
 		if (*cmdline && strcmp(cmdline, "?"))
 			sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
 		sb_addf(b, " -o %s\n", out[r]);
@@ -470,6 +534,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs)
 	kernels(&b, c, docs);
 	results(&b, c);
 	memory(&b, c, docs);
+	profiles(&b, c, docs);
 	reproduce(&b, c, docs);
 	return b.s;
 }

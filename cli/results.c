@@ -38,7 +38,7 @@ cJSON *meminfo_parse(const char *text)
 		char key[64];
 		double v;
 
-		if (sscanf(line, "%63[^:]: %lf", key, &v) == 2)
+		if (sscanf(line, "%63[^:\n]: %lf", key, &v) == 2)
 			cJSON_AddNumberToObject(o, key, v);
 		line = strchr(line, '\n');
 		if (line)
@@ -229,6 +229,28 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 	cJSON_AddItemToArray(checks, c);
 }
 
+cJSON *perf_report_parse(const char *text, int max)
+{
+	cJSON *top = cJSON_CreateArray();
+
+	for (const char *line = text; line && *line && cJSON_GetArraySize(top) < max;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char where, sym[256];
+		double pct;
+		cJSON *o;
+
+		/* "    12.34%  [k] ___slab_alloc" */
+		if (sscanf(line, " %lf%% [%c] %255[^\n]", &pct, &where, sym) != 3)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "percent", pct);
+		cJSON_AddStringToObject(o, "symbol", sym);
+		cJSON_AddBoolToObject(o, "kernel", where == 'k');
+		cJSON_AddItemToArray(top, o);
+	}
+	return top;
+}
+
 int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *channel, size_t len, const char *build_config,
 		       const char *alloc_config, char **why)
@@ -243,10 +265,23 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 	while ((r = frame_next(channel, len, &pos, &f)) == 1) {
 		char *data = strndup(f.data, f.len);
 
-		if (!strcmp(f.kind, "result")) {
+		if (!strcmp(f.kind, "done") && strcmp(data, "0")) {
+			/* The agent stopped on a plan line; the console says which. */
+			*why = xstrdup("the guest agent could not carry out the whole plan");
+			free(data);
+			return -1;
+		} else if (!strcmp(f.kind, "result")) {
 			if (add_test_result(doc, atoi(f.name), w, f.data, f.len, why)) {
 				free(data);
 				return -1;
+			}
+		} else if (!strcmp(f.kind, "profile")) {
+			cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"),
+							  atoi(f.name));
+
+			if (entry) {
+				cJSON_DeleteItemFromObject(entry, "profile");
+				cJSON_AddItemToObject(entry, "profile", perf_report_parse(data, 40));
 			}
 		} else if (!strcmp(f.kind, "error")) {
 			cJSON *e = cJSON_Parse(data);
@@ -366,9 +401,9 @@ cJSON *results_parse(const char *path, const char *text)
 	tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
 	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(schema)) {
 		error("%s: not a slabbench results file (no schema)", path);
-	} else if (schema->valueint != RESULTS_SCHEMA) {
-		error("%s: results schema %d, this slabbench reads %d", path,
-		      schema->valueint, RESULTS_SCHEMA);
+	} else if (schema->valuedouble != RESULTS_SCHEMA) {
+		error("%s: results schema %g, this slabbench reads %d", path,
+		      schema->valuedouble, RESULTS_SCHEMA);
 	} else if (!cJSON_IsString(status)) {
 		error("%s: status: missing", path);
 	} else if (!cJSON_IsArray(tests)) {

@@ -27,6 +27,11 @@ const cJSON *json_at(const cJSON *o, const char *path);
 const char *json_str_at(const cJSON *o, const char *path);
 /* The line of @cache in /proc/slabinfo text as an object; NULL if none. */
 cJSON *slabinfo_parse(const char *text, const char *cache);
+/*
+ * "perf report --stdio --sort sym" lines as [{"percent", "symbol",
+ * "kernel"}], the first @max.
+ */
+cJSON *perf_report_parse(const char *text, int max);
 /* /proc/meminfo text as {"Field": number-in-kB, ...}. */
 cJSON *meminfo_parse(const char *text);
 

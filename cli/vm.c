@@ -237,7 +237,7 @@ static char **qemu_argv(struct boot *b)
 		argv[n++] = xstrdup("max");
 	} else {
 		argv[n++] = xstrdup("-accel");
-		argv[n++] = xstrdup("tcg");
+		argv[n++] = xstrdup(c->single_thread ? "tcg,thread=single" : "tcg");
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup("max");
 	}

@@ -7,7 +7,8 @@
  *   slabbench/selftest  runs every test once, small, and reports (KTAP)
  *   slabbench/run    write one spec, then read its result (JSON) from the
  *                    same open file; a bad spec fails the write with
- *                    -EINVAL and the read returns {"error": reason}.
+ *                    -EINVAL (-E2BIG: 512 bytes or more) and the read
+ *                    returns {"error": reason}.
  *                    Writing "release" frees what a test kept alive for
  *                    inspection (overhead hold=1); so does the next spec.
  *
@@ -140,12 +141,9 @@ int sb_execute(struct sb_out *out, char *spec)
 			ret = sb_fail(ctx, "result larger than %u bytes",
 				      SB_OUT_SIZE);
 	}
-	if (ret) {
-		out->len = 0;
-		out->overflow = false;
-		sb_printf(out, "{\"error\":\"%s\",\"errno\":%d}\n",
-			  ctx->reason[0] ? ctx->reason : "test failed", -ret);
-	}
+	if (ret)
+		sb_out_error(out, ctx->reason[0] ? ctx->reason : "test failed",
+			     ret);
 	kfree(ctx);
 	return ret;
 }
@@ -167,24 +165,33 @@ static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct sb_out *out = file->private_data;
+	char reason[48];
 	char *spec;
 	int ret;
 
-	if (count >= SB_SPEC_MAX)
-		return -E2BIG;
-	spec = memdup_user_nul(ubuf, count);
-	if (IS_ERR(spec))
-		return PTR_ERR(spec);
-	if (!mutex_trylock(&sb_run_lock)) {
-		kfree(spec);
+	/*
+	 * Every refusal but this one leaves its reason for the read: @out
+	 * belongs to the open file, which another writer may be running on.
+	 */
+	if (!mutex_trylock(&sb_run_lock))
 		return -EBUSY;
-	}
 	out->len = 0;
 	out->overflow = false;
+	spec = count < SB_SPEC_MAX ? memdup_user_nul(ubuf, count) :
+				     ERR_PTR(-E2BIG);
+	if (IS_ERR(spec)) {
+		ret = PTR_ERR(spec);
+		snprintf(reason, sizeof(reason), "spec of %zu bytes, at most %u",
+			 count, SB_SPEC_MAX - 1);
+		sb_out_error(out, ret == -E2BIG ? reason : "cannot copy the spec",
+			     ret);
+		goto unlock;
+	}
 	sb_release_held();
 	ret = sysfs_streq(spec, "release") ? 0 : sb_execute(out, spec);
-	mutex_unlock(&sb_run_lock);
 	kfree(spec);
+unlock:
+	mutex_unlock(&sb_run_lock);
 	return ret ? ret : count;
 }
 

@@ -46,6 +46,38 @@ void sb_printf(struct sb_out *out, const char *fmt, ...)
 	out->len += n;
 }
 
+/*
+ * @s as a JSON string. A reason may quote what userspace wrote, any byte
+ * at all: quotes, control characters and non-ASCII bytes are escaped so
+ * that the document stays JSON (and ASCII) whatever the spec held.
+ */
+void sb_out_string(struct sb_out *out, const char *s)
+{
+	unsigned char c;
+
+	sb_printf(out, "\"");
+	for (; *s; s++) {
+		c = *s;
+		if (c == '"' || c == '\\')
+			sb_printf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			sb_printf(out, "\\u%04x", c);
+		else
+			sb_printf(out, "%c", c);
+	}
+	sb_printf(out, "\"");
+}
+
+/* Replaces what @out holds with {"error": @reason, "errno": -@err}. */
+void sb_out_error(struct sb_out *out, const char *reason, int err)
+{
+	out->len = 0;
+	out->overflow = false;
+	sb_printf(out, "{\"error\":");
+	sb_out_string(out, reason);
+	sb_printf(out, ",\"errno\":%d}\n", -err);
+}
+
 void sb_out_milli(struct sb_out *out, s64 milli)
 {
 	u64 mag = milli < 0 ? -(u64)milli : milli;

@@ -60,6 +60,8 @@ struct sb_out {
 int sb_out_init(struct sb_out *out, size_t size);
 void sb_out_free(struct sb_out *out);
 __printf(2, 3) void sb_printf(struct sb_out *out, const char *fmt, ...);
+void sb_out_string(struct sb_out *out, const char *s);
+void sb_out_error(struct sb_out *out, const char *reason, int err);
 void sb_out_milli(struct sb_out *out, s64 milli);
 void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const char *unit, bool lower_is_better,

@@ -11,8 +11,8 @@ PACKAGES=(
 	patch ccache linux-source-6.1 linux-source-6.12
 	# the debian variant: the module is built against Debian's headers
 	linux-headers-amd64
-	# the guests
-	qemu-system-x86 busybox-static
+	# the guests; perf goes into them for hackbench and --profile
+	qemu-system-x86 busybox-static linux-perf
 	# the slabbench program and its tests
 	libcjson-dev libgsl-dev jq gnuplot-nox zlib1g-dev
 )

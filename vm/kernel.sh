@@ -336,8 +336,13 @@ build_variant() {
 		fi
 		exec 9>&-
 	fi
+	# Two runs of one variant at once (a test and a user) must not build
+	# its module or initramfs over each other.
+	exec 9>"$out/.lock"
+	flock 9
 	build_module "$out"
 	[ -z "${2:-}" ] || build_initramfs "$out" "$2"
+	exec 9>&-
 	echo "variant=$variant"
 	echo "hash=$hash"
 	echo "tree=$(cat "$out/slabbench.tree")"

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # Debug guests, built on demand: KASAN + kmemleak + lockdep with SLUB's
 # debugging, and kmemleak + lockdep with DEBUG_SLAB. Each boots, runs the
-# quick workload and the merge check, and must leave nothing on the
-# console: no KASAN, lockdep, kmemleak or slab debug report.
+# quick workload, the merge check and the self-test (the whole catalogue
+# at small sizes, the unload test, 10000 fuzzed specs, then a kmemleak
+# scan), and must leave nothing on the console: no KASAN, lockdep,
+# kmemleak or slab debug report. SLABBENCH_DEBUG_VARIANTS picks them
+# (.ci/run: slub-debug alone, to keep CI within its time).
 . tests/e2e/lib.sh
 
 cat >"$TMP/merge.json" <<'JSON'
 { "name": "merge", "tests": [ { "test": "merge" } ] }
 JSON
-for v in slub-debug slab-debug; do
+variants=${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}
+for v in $variants; do
 	# No --cmdline: debug variants bring their own (vm/config/debug.cmdline).
 	"$SB" run --alloc=$v --workload=quick --mem=1024 --timeout=900 \
 		-o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
@@ -20,7 +24,16 @@ for v in slub-debug slab-debug; do
 		-o "$TMP/$v-merge.json" >/dev/null
 	check "$v: caches stay unmerged" jqt "$TMP/$v-merge.json" '.tests[0].extra.no_merge_distinct[0]'
 done
+"$SB" selftest $variants >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
+check "selftest on $variants: every case ok, console clean" test $? -eq 0
+n=$(echo $variants | wc -w)
+check "kmemleak was in all $n debug kernels and found nothing" \
+	test "$(grep -cx 'ok 1 kmemleak reports nothing' "$TMP/selftest.ktap")" -eq "$n"
+grep '^not ok\|^# .*: failed' "$TMP/selftest.ktap" | head -n 20
+tail -n 5 "$TMP/selftest.err"
+[ -f "$TMP/slub-debug.json" ] &&
 check "slub-debug has KASAN, kmemleak and lockdep" jqt "$TMP/slub-debug.json" \
 	'.guest.config_matches_build and (.guest.allocator_config | index("CONFIG_SLUB_DEBUG=y") != null)'
+[ -f "$TMP/slab-debug.json" ] &&
 check "slab-debug has DEBUG_SLAB" jqt "$TMP/slab-debug.json" \
 	'.guest.allocator_config | index("CONFIG_DEBUG_SLAB=y") != null'

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The guest agent's parts (cli/agent*.c), linked into one static /init. */
+#ifndef SLABBENCH_AGENT_H
+#define SLABBENCH_AGENT_H
+
+#include <stddef.h>
+
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void send_frame(const char *kind, const char *name, const char *data, size_t len);
+/* Everything a descriptor gives until EOF, NUL-terminated; NULL on error. */
+char *read_fd(int fd, size_t *len);
+
+/*
+ * Macro workloads (cli/agent_macro.c): runs SPEC, "test=NAME k=v ...",
+ * with every parameter given (cli/macro.c fills in the defaults), and
+ * sends a result frame shaped like the module's, or an error frame.
+ */
+int macro_run(const char *index, const char *spec);
+/*
+ * Runs @verb (run_spec or macro_run) on @spec under a system-wide
+ * "perf record" and sends "perf report"'s top symbols as a profile frame.
+ */
+int profile_run(const char *index, const char *spec,
+		int (*verb)(const char *index, const char *spec));
+
+#endif
