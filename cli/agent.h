@@ -4,11 +4,21 @@
 #define SLABBENCH_AGENT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#define RUN_PATH "/sys/kernel/debug/slabbench/run"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void send_frame(const char *kind, const char *name, const char *data, size_t len);
 /* Everything a descriptor gives until EOF, NUL-terminated; NULL on error. */
 char *read_fd(int fd, size_t *len);
+
+/*
+ * fuzz N SEED (cli/agent_fuzz.c): @n generated specs written to run, then
+ * hostile ones; sends the outcome as KTAP in file frame "fuzz".
+ */
+int fuzz_test(long n, uint64_t seed);
 
 /*
  * Macro workloads (cli/agent_macro.c): runs SPEC, "test=NAME k=v ...",
