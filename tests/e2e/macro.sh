@@ -12,7 +12,7 @@ cat >"$TMP/m.json" <<'JSON'
   { "test": "dentry", "params": { "names": 5000, "repeats": 2 } },
   { "test": "churn", "params": { "kind": "socket", "count": 5000, "repeats": 2 } },
   { "test": "churn", "params": { "kind": "file", "count": 5000, "repeats": 2 } },
-  { "test": "fastpath", "params": { "iters": 200000, "repeats": 2 } } ] }
+  { "test": "fastpath", "params": { "iters": 2000000, "repeats": 2 } } ] }
 JSON
 for v in slab slub; do
 	"$SB" run --alloc=$v --workload="$TMP/m.json" --profile=fastpath -o "$TMP/$v.json" \
