@@ -148,31 +148,40 @@ static int send_file(const char *name, const char *path)
 	return 0;
 }
 
-static int send_cmd(const char *name, char **argv)
+char *capture(char *const argv[], size_t *len)
 {
 	int pipefd[2], status;
-	size_t len = 0;
-	char *buf;
+	char *out;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
-		return -1;
+		return NULL;
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
 		dup2(pipefd[1], STDOUT_FILENO);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	close(pipefd[1]);
-	buf = read_fd(pipefd[0], &len);
+	out = pid > 0 ? read_fd(pipefd[0], len) : NULL;
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!buf || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int send_cmd(const char *name, char **argv)
+{
+	size_t len = 0;
+	char *buf = capture(argv, &len);
+
+	if (!buf) {
 		say("%s: command %s failed", name, argv[0]);
-		free(buf);
 		return -1;
 	}
 	send_frame("cmd", name, buf, len);
@@ -335,21 +344,28 @@ static int load_preload_modules(void)
 	return ret;
 }
 
-/* Slab in /proc/meminfo, per-CPU deltas folded first; -1 if unknown. */
-static long slab_kb(void)
+double meminfo_kb(const char *field)
 {
 	FILE *f;
-	char line[128];
-	long kb = -1;
+	char line[128], name[64];
+	double kb = -1, v;
 
 	write_value("/proc/sys/vm/stat_refresh", "1");
 	f = fopen("/proc/meminfo", "re");
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
-			break;
+		if (sscanf(line, "%63[^:\n]: %lf", name, &v) == 2 && !strcmp(name, field))
+			kb = v;
 	if (f)
 		fclose(f);
 	return kb;
+}
+
+double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 /*
@@ -372,7 +388,8 @@ static int reload_test(long n, const char *spec)
 	int pipefd[2], status = -1, refused, cycles_ok = 1, fd;
 	char *info;
 	size_t info_len = 0;
-	long before, after, i;
+	double before, after;
+	long i;
 	pid_t child;
 
 	if (!out || pipe2(pipefd, O_CLOEXEC))
@@ -402,7 +419,7 @@ static int reload_test(long n, const char *spec)
 		WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "not ");
 	if (!refused)
 		load_module(MODULE_PATH);
-	before = slab_kb();
+	before = meminfo_kb("Slab");
 	for (i = 0; i < n && cycles_ok; i++) {
 		if (syscall(SYS_delete_module, "slabbench", O_NONBLOCK)) {
 			fprintf(out, "# cycle %ld: unloading: %s\n", i + 1, strerror(errno));
@@ -414,8 +431,8 @@ static int reload_test(long n, const char *spec)
 		}
 	}
 	fprintf(out, "%sok 3 unload and load %ld times\n", cycles_ok ? "" : "not ", n);
-	after = slab_kb();
-	fprintf(out, "# Slab %ld kB before, %ld kB after (slack %d kB)\n", before,
+	after = meminfo_kb("Slab");
+	fprintf(out, "# Slab %.0f kB before, %.0f kB after (slack %d kB)\n", before,
 		after, RELOAD_SLACK_KB);
 	fprintf(out, "%sok 4 slab memory back to its baseline\n",
 		before >= 0 && after >= 0 && after - before <= RELOAD_SLACK_KB ? "" : "not ");
@@ -530,6 +547,8 @@ int main(void)
 	mount_or_say("devtmpfs", "/dev", "devtmpfs");
 	mount_or_say("debugfs", "/sys/kernel/debug", "debugfs");
 	mount_or_say("tmpfs", "/tmp", "tmpfs");
+	/* perf keeps state under $HOME: the only writable place is /tmp. */
+	setenv("HOME", "/tmp", 1);
 
 	if (load_preload_modules())
 		say("a preloaded module failed; the results port may be missing");

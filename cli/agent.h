@@ -13,6 +13,12 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void send_frame(const char *kind, const char *name, const char *data, size_t len);
 /* Everything a descriptor gives until EOF, NUL-terminated; NULL on error. */
 char *read_fd(int fd, size_t *len);
+/* Runs @argv (no shell), its standard output in *@len bytes; NULL if it failed. */
+char *capture(char *const argv[], size_t *len);
+/* A /proc/meminfo field in kB, per-CPU counters folded first; -1 if none. */
+double meminfo_kb(const char *field);
+/* CLOCK_MONOTONIC in seconds. */
+double now_s(void);
 
 /*
  * fuzz N SEED (cli/agent_fuzz.c): @n generated specs written to run, then

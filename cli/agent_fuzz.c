@@ -986,14 +986,6 @@ static void fz_show_reason(FILE *f, const char *answer)
 		fprintf(f, ": %.*s", (int)(end - start), start);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /*
  * Hostile specs within the bounds or just past them: huge counts and sizes
  * (the memory and work caps), offline or equal CPUs, numbers that

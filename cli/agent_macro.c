@@ -80,42 +80,6 @@ static long spec_num(const struct spec *s, const char *key)
 	return *end || errno || n < 0 ? -1 : n;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Runs @argv, its standard output into a string; NULL if it failed. */
-static char *capture(char *const argv[])
-{
-	int pipefd[2], status;
-	size_t len = 0;
-	char *out;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return NULL;
-	pid = fork();
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		setenv("HOME", "/tmp", 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	out = pid > 0 ? read_fd(pipefd[0], &len) : NULL;
-	close(pipefd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 struct cache {
 	char name[64];
 	double objects, bytes;
@@ -149,28 +113,6 @@ static int slabinfo_read(struct cache **caches)
 	}
 	fclose(f);
 	return n;
-}
-
-/* A /proc/meminfo field in kB, per-CPU counters folded first. */
-static double meminfo_kb(const char *field)
-{
-	FILE *f;
-	char line[128], name[64];
-	double kb = -1, v;
-	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (write(fd, "1", 1) != 1)
-			say("stat_refresh: %s", strerror(errno));
-		close(fd);
-	}
-	f = fopen("/proc/meminfo", "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63[^:]: %lf", name, &v) == 2 && !strcmp(name, field))
-			kb = v;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 /* "slab_deltas": the caches whose slabs grew most, largest first. */
@@ -232,6 +174,7 @@ static int hackbench(const struct spec *s, FILE *out, char *why, size_t whylen)
 	double secs[MAX_REPEATS];
 	char g[24], l[24];
 	char *argv[] = { PERF, "bench", "sched", "messaging", "-g", g, "-l", l, NULL, NULL, NULL };
+	size_t len = 0;
 	int extra = 8;
 
 	if (groups < 1 || loops < 1 || repeats < 1 || repeats > MAX_REPEATS || !mode || !ipc) {
@@ -245,7 +188,7 @@ static int hackbench(const struct spec *s, FILE *out, char *why, size_t whylen)
 	if (!strcmp(ipc, "pipe"))
 		argv[extra++] = "-p";
 	for (long r = 0; r < repeats; r++) {
-		char *text = capture(argv), *total = text ? strstr(text, "Total time:") : NULL;
+		char *text = capture(argv, &len), *total = text ? strstr(text, "Total time:") : NULL;
 
 		if (!total || sscanf(total, "Total time: %lf", &secs[r]) != 1) {
 			snprintf(why, whylen, "hackbench: %s bench sched messaging failed", PERF);
@@ -296,7 +239,7 @@ static int dentry(const struct spec *s, FILE *out, char *why, size_t whylen)
 			close(dir);
 			return -1;
 		}
-		t = now();
+		t = now_s();
 		for (long i = 0; i < names; i++) {
 			snprintf(name, sizeof(name), "slabbench-missing-%ld-%ld", r, i);
 			if (!fstatat(dir, name, &st, 0) || errno != ENOENT) {
@@ -306,7 +249,7 @@ static int dentry(const struct spec *s, FILE *out, char *why, size_t whylen)
 				return -1;
 			}
 		}
-		rate[r] = names / (now() - t);
+		rate[r] = names / (now_s() - t);
 		dentry_state(&d1, &n1);
 		grown[r] = d1 - d0;
 		negative[r] = n1 - n0;
@@ -331,7 +274,7 @@ static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 		return -1;
 	}
 	for (long r = 0; r < repeats; r++) {
-		double t = now();
+		double t = now_s();
 
 		for (long i = 0; i < count; i++) {
 			int fd = sockets ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) :
@@ -346,7 +289,7 @@ static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 			if (!sockets)
 				unlink("/tmp/slabbench-churn");
 		}
-		rate[r] = count / (now() - t);
+		rate[r] = count / (now_s() - t);
 	}
 	metric(out, true, "ops_per_sec", "ops/s", false, rate, repeats);
 	return 0;
@@ -427,6 +370,7 @@ int profile_run(const char *index, const char *spec,
 			   "--no-children", "-q", "--percent-limit", "0.5", NULL };
 	struct timespec pause = { 0, 50 * 1000 * 1000 };
 	struct stat st;
+	size_t len = 0;
 	char *text;
 	pid_t pid;
 	int ret, tries;
@@ -434,7 +378,6 @@ int profile_run(const char *index, const char *spec,
 	unlink(PERF_DATA);
 	pid = fork();
 	if (pid == 0) {
-		setenv("HOME", "/tmp", 1);
 		execv(PERF, record);
 		_exit(127);
 	}
@@ -448,12 +391,12 @@ int profile_run(const char *index, const char *spec,
 	ret = verb(index, spec);
 	kill(pid, SIGINT);
 	waitpid(pid, NULL, 0);
-	text = capture(report);
+	text = capture(report, &len);
 	if (!text) {
 		say("profile: %s report failed", PERF);
 		return -1;
 	}
-	send_frame("profile", index, text, strlen(text));
+	send_frame("profile", index, text, len);
 	free(text);
 	return ret;
 }

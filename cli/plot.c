@@ -29,13 +29,6 @@ struct chart {
 	const char *missing;	/* why there is nothing to draw */
 };
 
-static double num_at(const cJSON *o, const char *path)
-{
-	const cJSON *v = json_at(o, path);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 /* A gnuplot string: double quotes, with its escapes. */
 static char *gp_string(const char *s)
 {
@@ -73,14 +66,14 @@ static int sweep(const cJSON *test, const char *prefix, const char *key, double 
 	int n = 0;
 
 	cJSON_ArrayForEach(m, json_at(test, "metrics")) {
-		double at = num_at(cJSON_GetObjectItemCaseSensitive(m, "labels"), key);
+		double at = json_num_at(cJSON_GetObjectItemCaseSensitive(m, "labels"), key);
 
 		if (strncmp(m->string, prefix, plen) || m->string[plen] != '[' || isnan(at) ||
 		    n == max)
 			continue;
 		x[n] = at;
-		mean[n] = num_at(m, "summary.mean");
-		sd[n] = num_at(m, "summary.stddev");
+		mean[n] = json_num_at(m, "summary.mean");
+		sd[n] = json_num_at(m, "summary.stddev");
 		/* Insertion into place: the module reports in sweep order anyway. */
 		for (int i = n; i > 0 && x[i - 1] > x[i]; i--) {
 			double t;
@@ -127,7 +120,7 @@ static void lines_chart(struct chart *c, const cJSON *const *docs, char **labels
 				const cJSON *p = json_at(t, "params");
 
 				sb_addf(&b, "\"%s %s=%g\"\n", labels[r], params,
-					num_at(p, params));
+					json_num_at(p, params));
 			} else {
 				sb_addf(&b, "\"%s\"\n", labels[r]);
 			}
@@ -197,7 +190,7 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, char **lab
 				double v = NAN;
 
 				if (o && !strcmp(json_str_at(o, "spec"), json_str_at(t0, "spec")))
-					v = num_at(cJSON_GetObjectItemCaseSensitive(json_at(o, "metrics"),
+					v = json_num_at(cJSON_GetObjectItemCaseSensitive(json_at(o, "metrics"),
 										    rows[i].metric),
 						   "summary.mean");
 				if (isnan(v))

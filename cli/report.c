@@ -19,18 +19,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static double num_at(const cJSON *o, const char *path)
-{
-	const cJSON *v = json_at(o, path);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 static double metric_mean(const cJSON *test, const char *name)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(json_at(test, "metrics"), name);
 
-	return num_at(m, "summary.mean");
+	return json_num_at(m, "summary.mean");
 }
 
 int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
@@ -40,8 +33,8 @@ int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
 
 	if (strcmp(json_str_at(t, "test"), "overhead"))
 		return -1;
-	m->size = num_at(t, "params.size");
-	m->count = num_at(t, "params.count");
+	m->size = json_num_at(t, "params.size");
+	m->count = json_num_at(t, "params.count");
 	m->total = metric_mean(t, "bytes_per_object");
 	m->rounding = metric_mean(t, "rounding_bytes_per_object");
 	m->tail = metric_mean(t, "tail_waste_bytes_per_object");
@@ -52,9 +45,9 @@ int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
 	/* SLOB keeps no structures of its own per cache: none reported. */
 	m->management = 0;
 	if (mgmt)
-		m->management = (num_at(mgmt, "kmem_cache_bytes") +
-				 num_at(mgmt, "per_cpu_bytes") * num_at(mgmt, "possible_cpus") +
-				 num_at(mgmt, "per_node_bytes") * num_at(mgmt, "nodes")) / m->count;
+		m->management = (json_num_at(mgmt, "kmem_cache_bytes") +
+				 json_num_at(mgmt, "per_cpu_bytes") * json_num_at(mgmt, "possible_cpus") +
+				 json_num_at(mgmt, "per_node_bytes") * json_num_at(mgmt, "nodes")) / m->count;
 	return isnan(m->size) || isnan(m->count) || isnan(m->total) || m->count <= 0 ? -1 : 0;
 }
 
@@ -238,7 +231,7 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	sb_addf(b, "\nSetup\n");
 	for (int r = 0; r < 2; r++) {
 		v = xasprintf("%.0f vCPUs, %.0f MB, accelerator %s%s%s",
-			      num_at(docs[r], "vm.cpus"), num_at(docs[r], "vm.mem_mb"),
+			      json_num_at(docs[r], "vm.cpus"), json_num_at(docs[r], "vm.mem_mb"),
 			      json_str_at(docs[r], "vm.accel"),
 			      *json_str_at(docs[r], "vm.cmdline") ? ", kernel parameters " : "",
 			      *json_str_at(docs[r], "vm.cmdline") ? json_str_at(docs[r], "vm.cmdline") : "");
@@ -377,8 +370,8 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 					  "snapshots.before.meminfo");
 
 		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label,
-			num_at(mi, "Slab"), num_at(mi, "SUnreclaim"), num_at(mi, "Percpu"),
-			num_at(mi, "Slab") + num_at(mi, "Percpu"));
+			json_num_at(mi, "Slab"), json_num_at(mi, "SUnreclaim"), json_num_at(mi, "Percpu"),
+			json_num_at(mi, "Slab") + json_num_at(mi, "Percpu"));
 	}
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];
@@ -471,11 +464,11 @@ static void profiles(struct strbuf *b, const struct comparison *c, const cJSON *
 			char left[64] = "";
 
 			if (i < na)
-				snprintf(left, sizeof(left), "%5.1f%% %.26s", num_at(ha[i], "percent"),
+				snprintf(left, sizeof(left), "%5.1f%% %.26s", json_num_at(ha[i], "percent"),
 					 json_str_at(ha[i], "symbol"));
 			sb_addf(b, "    %-33s", left);
 			if (i < nb)
-				sb_addf(b, " %5.1f%% %.26s", num_at(hb[i], "percent"),
+				sb_addf(b, " %5.1f%% %.26s", json_num_at(hb[i], "percent"),
 					json_str_at(hb[i], "symbol"));
 			sb_endline(b);
 		}
@@ -506,7 +499,7 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 
 		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", c->runs[r].variant, w);
 		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", json_str_at(docs[r], "vm.accel"),
-			num_at(docs[r], "vm.cpus"), num_at(docs[r], "vm.mem_mb"));
+			json_num_at(docs[r], "vm.cpus"), json_num_at(docs[r], "vm.mem_mb"));
 		if (boots > 1)
 			sb_addf(b, " --boots=%d", boots);
 		for (int t = 0; t < cJSON_GetArraySize(json_at(docs[r], "tests")); t++) {

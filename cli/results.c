@@ -22,6 +22,13 @@ const cJSON *json_at(const cJSON *o, const char *path)
 	return o;
 }
 
+double json_num_at(const cJSON *o, const char *path)
+{
+	const cJSON *v = json_at(o, path);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
 const char *json_str_at(const cJSON *o, const char *path)
 {
 	const cJSON *s = json_at(o, path);
@@ -181,13 +188,6 @@ cJSON *slabinfo_parse(const char *text, const char *cache)
 	return NULL;
 }
 
-static double number_of(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
 /*
  * The module's figures for the cache an overhead run kept alive (hold=1)
  * against the allocator's own line in /proc/slabinfo, read meanwhile:
@@ -208,12 +208,12 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 	if (!checks)
 		checks = cJSON_AddArrayToObject(extra, "slabinfo_check");
 	if (mine && proc) {
-		double per = number_of(proc, "objperslab");
-		bool agrees = number_of(mine, "objsize") == number_of(proc, "objsize") &&
-			      number_of(mine, "objperslab") == per &&
-			      number_of(mine, "pagesperslab") == number_of(proc, "pagesperslab") &&
-			      fabs(number_of(mine, "num_slabs") - number_of(proc, "num_slabs")) <= 1 &&
-			      fabs(number_of(mine, "num_objs") - number_of(proc, "num_objs")) <= per;
+		double per = json_num_at(proc, "objperslab");
+		bool agrees = json_num_at(mine, "objsize") == json_num_at(proc, "objsize") &&
+			      json_num_at(mine, "objperslab") == per &&
+			      json_num_at(mine, "pagesperslab") == json_num_at(proc, "pagesperslab") &&
+			      fabs(json_num_at(mine, "num_slabs") - json_num_at(proc, "num_slabs")) <= 1 &&
+			      fabs(json_num_at(mine, "num_objs") - json_num_at(proc, "num_objs")) <= per;
 
 		cJSON_AddBoolToObject(c, "agrees", agrees);
 		cJSON_AddItemToObject(c, "module", cJSON_Duplicate(mine, 1));

@@ -23,6 +23,8 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 void results_summarize(cJSON *doc);
 /* A member by dotted path, "guest.info.allocator"; NULL if absent. */
 const cJSON *json_at(const cJSON *o, const char *path);
+/* The same when it is a number; NAN otherwise. */
+double json_num_at(const cJSON *o, const char *path);
 /* The same when it is a string; "?" otherwise. */
 const char *json_str_at(const cJSON *o, const char *path);
 /* The line of @cache in /proc/slabinfo text as an object; NULL if none. */

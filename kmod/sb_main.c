@@ -175,8 +175,7 @@ static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 	 */
 	if (!mutex_trylock(&sb_run_lock))
 		return -EBUSY;
-	out->len = 0;
-	out->overflow = false;
+	sb_out_reset(out, false);
 	spec = count < SB_SPEC_MAX ? memdup_user_nul(ubuf, count) :
 				     ERR_PTR(-E2BIG);
 	if (IS_ERR(spec)) {

@@ -14,11 +14,16 @@ int sb_out_init(struct sb_out *out, size_t size)
 	if (!out->buf)
 		return -ENOMEM;
 	out->size = size;
+	sb_out_reset(out, false);
+	return 0;
+}
+
+void sb_out_reset(struct sb_out *out, bool check)
+{
 	out->len = 0;
 	out->overflow = false;
-	out->check = false;
+	out->check = check;
 	out->bad[0] = '\0';
-	return 0;
 }
 
 void sb_out_free(struct sb_out *out)
@@ -71,8 +76,7 @@ void sb_out_string(struct sb_out *out, const char *s)
 /* Replaces what @out holds with {"error": @reason, "errno": -@err}. */
 void sb_out_error(struct sb_out *out, const char *reason, int err)
 {
-	out->len = 0;
-	out->overflow = false;
+	sb_out_reset(out, out->check);
 	sb_printf(out, "{\"error\":");
 	sb_out_string(out, reason);
 	sb_printf(out, ",\"errno\":%d}\n", -err);

@@ -35,10 +35,7 @@ static void sb_selftest_one(struct sb_out *ktap, struct sb_out *res,
 		return;
 	}
 	sb_printf(ktap, "# %s: %s\n", t->name, spec);
-	res->len = 0;
-	res->overflow = false;
-	res->check = true;
-	res->bad[0] = '\0';
+	sb_out_reset(res, true);
 	before = sb_slab_pages();
 	ret = sb_execute(res, spec);
 	after = sb_slab_pages();

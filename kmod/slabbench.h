@@ -58,6 +58,8 @@ struct sb_out {
 };
 
 int sb_out_init(struct sb_out *out, size_t size);
+/* Empties @out for a new document; @check: range-check its figures. */
+void sb_out_reset(struct sb_out *out, bool check);
 void sb_out_free(struct sb_out *out);
 __printf(2, 3) void sb_printf(struct sb_out *out, const char *fmt, ...);
 void sb_out_string(struct sb_out *out, const char *s);
