@@ -90,7 +90,7 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 out:
 	guest_free(&g);
 out_free:
-	free(initrd);
+	guest_initrd_free(initrd);
 	free(rundir);
 	free(ready);
 	free(wall);

@@ -377,7 +377,7 @@ out:
 	free(cmdline);
 	free(build_config);
 	free(config_path);
-	free(initrd);
+	guest_initrd_free(initrd);
 	free(plan);
 	free(rundir);
 	guest_free(&g);

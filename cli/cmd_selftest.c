@@ -19,29 +19,32 @@
 #include <string.h>
 
 static const char selftest_usage[] =
-	"usage: slabbench selftest [--accel=ACCEL] [--cpus=N] [VARIANT...]\n"
+	"usage: slabbench selftest [--accel=ACCEL] [--cpus=N] [--timeout=S]\n"
+	"                          [--fuzz=N] [VARIANT...]\n"
 	"\n"
 	"Boots each variant (default: slab slub slob slub-6.12) and prints, as\n"
 	"KTAP, the module's self-test (every test once with small parameters:\n"
 	"it completes, its figures are in range, slab memory returns to its\n"
 	"baseline), the agent's unload test (refused during a run, then 20\n"
 	"unload and load cycles, slab memory back to its baseline) and its fuzz\n"
-	"test (10000 generated specs, mostly broken: each answered with a JSON\n"
-	"result or a refusal with its reason, the answer the spec decides where\n"
-	"it does; hostile specs refused; the module answering afterwards).\n"
+	"test (--fuzz generated specs, 10000 by default, mostly broken: each\n"
+	"answered with a JSON result or a refusal with its reason, the answer\n"
+	"the spec decides where it does; hostile specs refused; the module\n"
+	"answering afterwards).\n"
 	"On kernels with kmemleak (the debug variants) a scan after all that\n"
 	"must report nothing. Exits 1 if any case fails or the console shows an\n"
-	"oops, WARN or lockup.\n";
+	"oops, WARN or lockup. --timeout bounds each boot (default 600 s;\n"
+	"debug kernels under TCG need more).\n";
 
 /*
- * The run during which unloading is tried lasts seconds under TCG and
- * still a fraction of one under KVM. A fixed fuzz seed: a failing spec
- * comes back on every run.
+ * The run during which unloading is tried lasts a fifth of a second under
+ * TCG, seconds on a debug kernel: the agent waits for it to start. A
+ * fixed fuzz seed: a failing spec comes back on every run.
  */
-static const char plan[] =
+static const char plan_format[] =
 	"file ktap /sys/kernel/debug/slabbench/selftest\n"
-	"reload 20 test=fastpath iters=10000000 repeats=1\n"
-	"fuzz 10000 1\n"
+	"reload 20 test=fastpath iters=100000 repeats=1\n"
+	"fuzz %ld 1\n"
 	"write /sys/kernel/debug/kmemleak scan\n"
 	"file kmemleak /sys/kernel/debug/kmemleak\n";
 
@@ -66,7 +69,8 @@ static void tally(const char *text, size_t len, int *ok, int *failed)
 	}
 }
 
-static int selftest_variant(const char *variant, const char *accel, long cpus)
+static int selftest_variant(const char *variant, const char *accel, long cpus,
+			    long timeout, const char *plan)
 {
 	int ok = 0, failed = 0, parts = 0, ret = -1;
 	struct vm_outcome o = { 0 };
@@ -77,7 +81,7 @@ static int selftest_variant(const char *variant, const char *accel, long cpus)
 	if (guest_prepare(variant, &g))
 		return -1;
 	/* Nothing here is timed: TCG on one thread, safe with kprobes. */
-	if (guest_boot(&g, plan, accel, cpus, true, 600, &o))
+	if (guest_boot(&g, plan, accel, cpus, true, timeout, &o))
 		goto out;
 	printf("# %s: %s, accel %s\n", variant, g.release, o.accel);
 	while (frame_next(o.channel, o.channel_len, &pos, &f) == 1) {
@@ -125,12 +129,15 @@ int cmd_selftest(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "accel", required_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "fuzz", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
 	const char *accel = "auto";
-	long cpus = 0;
+	long cpus = 0, timeout = 600, fuzz = 10000;
+	char *plan;
 	char **variants;
 	int c, n, failed = 0;
 
@@ -147,6 +154,14 @@ int cmd_selftest(int argc, char **argv)
 			if (parse_long(optarg, 2, 64, &cpus))
 				return error("selftest: --cpus=%s: expected 2 to 64 (remote needs two)", optarg), 2;
 			break;
+		case 't':
+			if (parse_long(optarg, 1, 86400, &timeout))
+				return error("selftest: --timeout=%s: expected 1 to 86400 (s)", optarg), 2;
+			break;
+		case 'f':
+			if (parse_long(optarg, 1, 1000000, &fuzz))
+				return error("selftest: --fuzz=%s: expected 1 to 1000000 (specs)", optarg), 2;
+			break;
 		case 'h':
 			fputs(selftest_usage, stdout);
 			return 0;
@@ -160,7 +175,9 @@ int cmd_selftest(int argc, char **argv)
 	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
 	if (variants_check("selftest", variants, n))
 		return 2;
+	plan = xasprintf(plan_format, fuzz);
 	for (int i = 0; i < n; i++)
-		failed |= selftest_variant(variants[i], accel, cpus) != 0;
+		failed |= selftest_variant(variants[i], accel, cpus, timeout, plan) != 0;
+	free(plan);
 	return failed;
 }

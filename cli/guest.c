@@ -258,6 +258,13 @@ out:
 	return ret;
 }
 
+void guest_initrd_free(char *initrd)
+{
+	if (initrd)
+		unlink(initrd);
+	free(initrd);
+}
+
 int guest_boot(const struct guest *g, const char *plan, const char *accel,
 	       int cpus, bool single_thread, double timeout_s, struct vm_outcome *o)
 {
@@ -275,7 +282,7 @@ int guest_boot(const struct guest *g, const char *plan, const char *accel,
 
 		ret = vm_boot(&c, o);
 	}
-	free(initrd);
+	guest_initrd_free(initrd);
 	free(rundir);
 	return ret;
 }

@@ -56,5 +56,10 @@ cJSON *guest_catalogue(const struct guest *g);
  */
 int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
 		 char **initrd);
+/*
+ * Removes that archive once its boots are over (megabytes per run, more
+ * with perf; the logs beside it stay) and frees @initrd (may be NULL).
+ */
+void guest_initrd_free(char *initrd);
 
 #endif

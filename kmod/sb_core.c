@@ -16,6 +16,9 @@
 #include <linux/cpumask.h>
 #include <linux/vmstat.h>
 #include <linux/nodemask.h>
+#include <linux/rcupdate.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
 #include "slabbench.h"
 
 struct sb_pinned {
@@ -285,6 +288,93 @@ long sb_slab_pages(void)
 {
 	return sb_node_pages(NR_SLAB_RECLAIMABLE_B) +
 	       sb_node_pages(NR_SLAB_UNRECLAIMABLE_B);
+}
+
+#ifdef CONFIG_KASAN_GENERIC
+/*
+ * Generic KASAN keeps freed objects in a quarantine, still in their slabs:
+ * a queue of up to 1 MB per CPU that spills into a global FIFO of 1/32 of
+ * RAM (mm/kasan/quarantine.c), each allocation evicting the oldest batch
+ * once the FIFO is full (batches of 1 MB below 16 GB of RAM). Freeing more
+ * than a queue's worth on every CPU, then the FIFO's size and two batches
+ * through a cache of our own pushes every older object out; destroying
+ * the cache takes ours out as well. SLAB_NOLEAKTRACE
+ * spares these objects kmemleak's metadata (itself freed late) and keeps
+ * the cache from merging, which would leave our objects queued.
+ */
+struct sb_settle {
+	struct kmem_cache *cache;
+	u64 bytes;
+};
+
+static int sb_settle_push(void *data)
+{
+	struct sb_settle *s = data;
+	u64 done;
+	void *p;
+
+	for (done = 0; done < s->bytes; done += SZ_64K) {
+		p = kmem_cache_alloc(s->cache, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		kmem_cache_free(s->cache, p);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void sb_kasan_flush_quarantine(void)
+{
+	struct sb_settle s = { .bytes = 2 * SZ_1M };
+	unsigned int cpu;
+
+	s.cache = kmem_cache_create("slabbench-settle", SZ_64K, 0,
+				    SLAB_NOLEAKTRACE, NULL);
+	if (!s.cache)
+		return;
+	for_each_online_cpu(cpu)
+		sb_run_on_cpu(cpu, sb_settle_push, &s);
+	s.bytes = (u64)totalram_pages() * PAGE_SIZE / 32 + 2 * SZ_1M;
+	sb_settle_push(&s);
+	kmem_cache_destroy(s.cache);
+}
+#else
+static void sb_kasan_flush_quarantine(void)
+{
+}
+#endif
+
+/*
+ * Empty slabs that the kmalloc caches keep on their partial lists (SLUB's
+ * min_partial, SLAB's free_limit): a test that grew a kmalloc cache, as
+ * the quarantine makes every one of them grow, leaves them behind without
+ * leaking anything. SLOB has no kmalloc caches.
+ */
+static void sb_shrink_kmalloc_caches(void)
+{
+#ifndef CONFIG_SLOB
+	unsigned int type, i;
+
+	for (type = 0; type < NR_KMALLOC_TYPES; type++)
+		for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
+			if (kmalloc_caches[type][i])
+				kmem_cache_shrink(kmalloc_caches[type][i]);
+#endif
+}
+
+/*
+ * Slab memory once the frees already made have landed: RCU callbacks
+ * (task structs of finished kthreads, kmemleak's metadata) run, on KASAN
+ * kernels the quarantine emptied, and the kmalloc caches shrunk. Without
+ * this, a debug kernel's slab memory moves by thousands of pages between
+ * two readings.
+ */
+long sb_settled_slab_pages(void)
+{
+	rcu_barrier();
+	sb_kasan_flush_quarantine();
+	sb_shrink_kmalloc_caches();
+	return sb_slab_pages();
 }
 
 /* An eighth of RAM at most: a 512 MB guest stays clear of reclaim. */

@@ -5,6 +5,8 @@
  *   slabbench/info   what the module runs on (JSON)
  *   slabbench/tests  the catalogue: tests, parameters, defaults, bounds (JSON)
  *   slabbench/selftest  runs every test once, small, and reports (KTAP)
+ *   slabbench/slab_pages  the system's slab memory in pages once the frees
+ *                    already made have landed (sb_settled_slab_pages())
  *   slabbench/run    write one spec, then read its result (JSON) from the
  *                    same open file; a bad spec fails the write with
  *                    -EINVAL (-E2BIG: 512 bytes or more) and the read
@@ -12,7 +14,8 @@
  *                    Writing "release" frees what a test kept alive for
  *                    inspection (overhead hold=1); so does the next spec.
  *
- * One run at a time: a concurrent write gets -EBUSY.
+ * One run at a time: a concurrent write, selftest or slab_pages gets
+ * -EBUSY.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -161,6 +164,23 @@ static int sb_selftest_open(struct inode *inode, struct file *file)
 	return ret;
 }
 
+static void sb_out_slab_pages(struct sb_out *out)
+{
+	sb_printf(out, "%ld\n", sb_settled_slab_pages());
+}
+
+/* Settling creates and destroys a cache of a fixed name: one at a time. */
+static int sb_slab_pages_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	if (!mutex_trylock(&sb_run_lock))
+		return -EBUSY;
+	ret = sb_open_generated(inode, file, sb_out_slab_pages);
+	mutex_unlock(&sb_run_lock);
+	return ret;
+}
+
 static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
@@ -215,6 +235,13 @@ static const struct file_operations sb_selftest_fops = {
 	.release = sb_release,
 };
 
+static const struct file_operations sb_slab_pages_fops = {
+	.owner = THIS_MODULE,
+	.open = sb_slab_pages_open,
+	.read = sb_read,
+	.release = sb_release,
+};
+
 static const struct file_operations sb_run_fops = {
 	.owner = THIS_MODULE,
 	.open = sb_run_open,
@@ -231,6 +258,7 @@ static int __init sb_init(void)
 	debugfs_create_file("info", 0400, sb_dir, NULL, &sb_info_fops);
 	debugfs_create_file("tests", 0400, sb_dir, NULL, &sb_tests_fops);
 	debugfs_create_file("selftest", 0400, sb_dir, NULL, &sb_selftest_fops);
+	debugfs_create_file("slab_pages", 0400, sb_dir, NULL, &sb_slab_pages_fops);
 	debugfs_create_file("run", 0600, sb_dir, NULL, &sb_run_fops);
 	return 0;
 }

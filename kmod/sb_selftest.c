@@ -13,19 +13,25 @@
 #include "slabbench.h"
 
 /*
- * Slab pages a test may leave behind without leaking, per online CPU: the
- * kmalloc caches it used, and those of the kthreads it started, keep slabs
- * on their per-CPU and partial lists (SLUB) or as free slabs up to the
- * node's free_limit (SLAB). The self-test parameters move more than this
- * through every test, so a leak of its objects shows.
+ * Slab pages a test may leave behind without leaking, per online CPU,
+ * once settled (sb_settled_slab_pages() shrinks the kmalloc caches): the
+ * caches of the kthreads it started and of debugfs keep slabs on their
+ * per-CPU and partial lists (SLUB) or as free slabs up to the node's
+ * free_limit (SLAB). The self-test parameters move more than this through
+ * every test, so a leak of its objects shows.
  */
 #define SB_SELFTEST_SLACK_PAGES	16
 
+/*
+ * Runs @t and checks it; *@pages is the settled slab memory before it
+ * and becomes that after it, the next test's baseline: settling is slow
+ * on KASAN kernels.
+ */
 static void sb_selftest_one(struct sb_out *ktap, struct sb_out *res,
-			    unsigned int nr, const struct sb_test *t)
+			    unsigned int nr, const struct sb_test *t, long *pages)
 {
 	long slack = SB_SELFTEST_SLACK_PAGES * num_online_cpus();
-	long before, after;
+	long before = *pages, after;
 	char *spec;
 	int ret;
 
@@ -36,9 +42,9 @@ static void sb_selftest_one(struct sb_out *ktap, struct sb_out *res,
 	}
 	sb_printf(ktap, "# %s: %s\n", t->name, spec);
 	sb_out_reset(res, true);
-	before = sb_slab_pages();
 	ret = sb_execute(res, spec);
-	after = sb_slab_pages();
+	after = sb_settled_slab_pages();
+	*pages = after;
 	kfree(spec);
 	sb_printf(ktap, "# %s: slab pages %ld before, %ld after\n", t->name,
 		  before, after);
@@ -59,6 +65,7 @@ void sb_selftest(struct sb_out *ktap)
 {
 	struct sb_out res;
 	unsigned int i;
+	long pages;
 
 	sb_printf(ktap, "KTAP version 1\n1..%u\n", sb_nr_tests);
 	if (sb_out_init(&res, SB_OUT_SIZE)) {
@@ -66,7 +73,8 @@ void sb_selftest(struct sb_out *ktap)
 			sb_printf(ktap, "not ok %u %s\n", i + 1, sb_tests[i]->name);
 		return;
 	}
+	pages = sb_settled_slab_pages();
 	for (i = 0; i < sb_nr_tests; i++)
-		sb_selftest_one(ktap, &res, i + 1, sb_tests[i]);
+		sb_selftest_one(ktap, &res, i + 1, sb_tests[i], &pages);
 	sb_out_free(&res);
 }

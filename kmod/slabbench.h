@@ -198,6 +198,7 @@ void sb_release_held(void);
 u64 sb_mem_cap(void);
 long sb_node_pages(enum node_stat_item item);
 long sb_slab_pages(void);
+long sb_settled_slab_pages(void);
 int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
 int sb_check_work(struct sb_ctx *ctx, u64 ops);
 int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu);

@@ -3,7 +3,8 @@
 #
 # The test runner: host unit tests (the programs given as arguments, built
 # with ASan and UBSan), then every tests/e2e/*.sh, which boot guests.
-# Each test prints "ok - ..." or "not ok - ..."; the last line counts them.
+# Each test prints "ok - ..." or "not ok - ..."; the runner adds how long
+# each program took ("# NAME: N s"); the last line counts them.
 #
 #   SLABBENCH_TESTS=unit   only the unit tests
 #   SLABBENCH_TESTS=e2e    only the end-to-end tests
@@ -21,10 +22,11 @@ trap 'rm -f "$log"' EXIT
 # dies without saying "not ok" (a sanitizer report, a crash) counts as one
 # failure of its own.
 run() {
-	local name=$1 rc p f
+	local name=$1 rc p f start=$SECONDS
 	shift
 	"$@" >"$log" 2>&1
 	rc=$?
+	echo "# $name: $((SECONDS - start)) s"
 	grep -E '^(not )?ok - ' "$log" | sed "s|^|$name: |"
 	p=$(grep -c '^ok - ' "$log")
 	f=$(grep -c '^not ok - ' "$log")
