@@ -298,9 +298,11 @@ long sb_slab_pages(void)
  * once the FIFO is full (batches of 1 MB below 16 GB of RAM). Freeing more
  * than a queue's worth on every CPU, then the FIFO's size and two batches
  * through a cache of our own pushes every older object out; destroying
- * the cache takes ours out as well. SLAB_NOLEAKTRACE
- * spares these objects kmemleak's metadata (itself freed late) and keeps
- * the cache from merging, which would leave our objects queued.
+ * the cache takes ours out as well. SLAB_NOLEAKTRACE spares these objects
+ * kmemleak's metadata (itself freed late) and keeps the cache from
+ * merging, which would leave our objects queued; SLAB_NO_USER_FLAGS
+ * spares them slub_debug's poisoning and checking of every byte, the
+ * bulk of the time settling took under TCG.
  */
 struct sb_settle {
 	struct kmem_cache *cache;
@@ -329,7 +331,7 @@ static void sb_kasan_flush_quarantine(void)
 	unsigned int cpu;
 
 	s.cache = kmem_cache_create("slabbench-settle", SZ_64K, 0,
-				    SLAB_NOLEAKTRACE, NULL);
+				    SLAB_NOLEAKTRACE | SLAB_NO_USER_FLAGS, NULL);
 	if (!s.cache)
 		return;
 	for_each_online_cpu(cpu)
