@@ -124,6 +124,18 @@ char *read_fd(int fd, size_t *len)
 	return buf;
 }
 
+char *read_path(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = read_fd(fd, len);
+	close(fd);
+	return buf;
+}
+
 static int send_file(const char *name, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -382,15 +394,12 @@ double now_s(void)
  */
 static double settled_slab_kb(void)
 {
-	int fd = open("/sys/kernel/debug/slabbench/slab_pages", O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
-	char *text = fd >= 0 ? read_fd(fd, &len) : NULL;
+	char *text = read_path("/sys/kernel/debug/slabbench/slab_pages", &len);
 	double kb = text && isdigit((unsigned char)text[0]) ?
 		    strtod(text, NULL) * sysconf(_SC_PAGESIZE) / 1024 : -1;
 
 	free(text);
-	if (fd >= 0)
-		close(fd);
 	return kb;
 }
 
@@ -426,7 +435,7 @@ static int reload_test(long n, const char *spec)
 	char *ktap = NULL, sync;
 	size_t len = 0;
 	FILE *out = open_memstream(&ktap, &len);
-	int pipefd[2], status = -1, refused, cycles_ok = 1, fd;
+	int pipefd[2], status = -1, refused, cycles_ok = 1;
 	char *info;
 	size_t info_len = 0;
 	double before, after, deadline;
@@ -485,13 +494,10 @@ static int reload_test(long n, const char *spec)
 		after, RELOAD_SLACK_KB);
 	fprintf(out, "%sok 4 slab memory back to its baseline\n",
 		before >= 0 && after >= 0 && after - before <= RELOAD_SLACK_KB ? "" : "not ");
-	fd = open("/sys/kernel/debug/slabbench/info", O_RDONLY | O_CLOEXEC);
-	info = fd >= 0 ? read_fd(fd, &info_len) : NULL;
+	info = read_path("/sys/kernel/debug/slabbench/info", &info_len);
 	fprintf(out, "%sok 5 the module answers\n",
 		info && strstr(info, "\"module\":\"slabbench\"") ? "" : "not ");
 	free(info);
-	if (fd >= 0)
-		close(fd);
 	if (fclose(out))
 		return -1;
 	send_frame("file", "reload", ktap, len);

@@ -13,6 +13,8 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void send_frame(const char *kind, const char *name, const char *data, size_t len);
 /* Everything a descriptor gives until EOF, NUL-terminated; NULL on error. */
 char *read_fd(int fd, size_t *len);
+/* The same for the file at @path; NULL if it cannot be opened or read. */
+char *read_path(const char *path, size_t *len);
 /* Runs @argv (no shell), its standard output in *@len bytes; NULL if it failed. */
 char *capture(char *const argv[], size_t *len);
 /* A /proc/meminfo field in kB, per-CPU counters folded first; -1 if none. */

@@ -1053,7 +1053,7 @@ int fuzz_test(long n, uint64_t seed)
 	FILE *out = open_memstream(&ktap, &len);
 	FILE *bad_out = open_memstream(&bad_log, &bad_len);
 	FILE *missed_out = open_memstream(&missed_log, &missed_len);
-	int fd, catalogue = -1, ret = -1;
+	int catalogue = -1, ret = -1;
 	char why[160];
 	enum fz_outcome o;
 	struct rng r;
@@ -1062,10 +1062,7 @@ int fuzz_test(long n, uint64_t seed)
 	if (!cat || !s || !slow || !out || !bad_out || !missed_out)
 		goto out;
 	fprintf(out, "KTAP version 1\n1..4\n");
-	fd = open(TESTS_PATH, O_RDONLY | O_CLOEXEC);
-	tests = fd >= 0 ? read_fd(fd, &tests_len) : NULL;
-	if (fd >= 0)
-		close(fd);
+	tests = read_path(TESTS_PATH, &tests_len);
 	if (tests)
 		catalogue = fz_parse_catalogue(tests, cat);
 	free(tests);

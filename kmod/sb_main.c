@@ -151,17 +151,26 @@ int sb_execute(struct sb_out *out, char *spec)
 	return ret;
 }
 
-/* A run like any other: one at a time, and nothing held across it. */
-static int sb_selftest_open(struct inode *inode, struct file *file)
+/*
+ * Files whose opening runs something (the self-test, settling with its
+ * cache of a fixed name): one at a time with runs, nothing held across.
+ */
+static int sb_open_run(struct inode *inode, struct file *file,
+		       void (*gen)(struct sb_out *out))
 {
 	int ret;
 
 	if (!mutex_trylock(&sb_run_lock))
 		return -EBUSY;
 	sb_release_held();
-	ret = sb_open_generated(inode, file, sb_selftest);
+	ret = sb_open_generated(inode, file, gen);
 	mutex_unlock(&sb_run_lock);
 	return ret;
+}
+
+static int sb_selftest_open(struct inode *inode, struct file *file)
+{
+	return sb_open_run(inode, file, sb_selftest);
 }
 
 static void sb_out_slab_pages(struct sb_out *out)
@@ -169,16 +178,9 @@ static void sb_out_slab_pages(struct sb_out *out)
 	sb_printf(out, "%ld\n", sb_settled_slab_pages());
 }
 
-/* Settling creates and destroys a cache of a fixed name: one at a time. */
 static int sb_slab_pages_open(struct inode *inode, struct file *file)
 {
-	int ret;
-
-	if (!mutex_trylock(&sb_run_lock))
-		return -EBUSY;
-	ret = sb_open_generated(inode, file, sb_out_slab_pages);
-	mutex_unlock(&sb_run_lock);
-	return ret;
+	return sb_open_run(inode, file, sb_out_slab_pages);
 }
 
 static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
