@@ -50,14 +50,14 @@ test-slow: all
 	SLABBENCH_TESTS=slow tests/run.sh
 
 deps:
-	vm/install-deps.sh
+	scripts/install-deps.sh
 
 demo: deps
 	$(MAKE) all
-	vm/demo.sh
+	scripts/demo.sh
 
 check:
-	vm/checkpatch.sh
+	scripts/check.sh
 
 bench: all
 	$(BUILD)/slabbench bench

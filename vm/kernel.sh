@@ -247,7 +247,7 @@ split_config() {
 
 # Debian's packaged kernel: the image package is downloaded and unpacked
 # into the cache (never installed on this machine); the module is built
-# against the matching linux-headers package, which install-deps.sh
+# against the matching linux-headers package, which scripts/install-deps.sh
 # installs. Its config is Debian's, so it is a reference point, not a
 # fair comparison.
 fetch_debian() {
