@@ -8,11 +8,13 @@
 #include "commands.h"
 #include "guest.h"
 #include "results.h"
+#include "schema.h"
 #include "stats.h"
 #include "util.h"
 #include "vm.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +105,6 @@ static int noise_variant(const char *variant, const char *accel)
 	char *out = xasprintf("%s/runs/noise-%s-%s.json", slabbench_cache(), variant, accel);
 	char *alloc = xasprintf("--alloc=%s", variant), *acc = xasprintf("--accel=%s", accel);
 	char *argv[] = { "/proc/self/exe", "run", alloc, acc, "--workload=quick", "-o", out, NULL };
-	const cJSON *t, *m;
 	char *stdout_text = NULL;
 	double start = monotonic_seconds(), wall;
 	cJSON *doc = NULL;
@@ -119,17 +120,12 @@ static int noise_variant(const char *variant, const char *accel)
 		goto out;
 	printf("%-10s %-6s run --workload=quick %5.1f s; fast path ns/op CoV over its repeats:",
 	       variant, accel, wall);
-	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
-		const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
-		const cJSON *api = cJSON_GetObjectItemCaseSensitive(params, "api");
+	for (int i = 0; i < run_nr_tests(doc); i++) {
+		const cJSON *t = run_test(doc, i);
+		double cov = metric_cov(test_metric(t, "ns_per_op"));
 
-		m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "metrics"),
-						     "ns_per_op");
-		m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "summary"),
-						     "cov");
-		if (cJSON_IsNumber(m))
-			printf(" %s %.2f%%", cJSON_IsString(api) ? api->valuestring : "?",
-			       100 * m->valuedouble);
+		if (!isnan(cov))
+			printf(" %s %.2f%%", test_param_str(t, "api"), 100 * cov);
 	}
 	printf(" (goal <= %s)\n", strcmp(accel, "icount") ? "2%" : "0.5%");
 	ret = 0;

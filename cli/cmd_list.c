@@ -7,7 +7,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "guest.h"
-#include "results.h"
+#include "json.h"
 #include "util.h"
 #include "workload.h"
 

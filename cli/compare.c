@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Comparing runs: each metric of the other runs against the base run's,
+ * with Welch's t-test, warnings when more than the allocator differs, and
+ * the result as a table and as JSON.
+ */
 #define _GNU_SOURCE
 #include "compare.h"
 #include "results.h"
@@ -16,15 +21,14 @@
 
 static int check_metric(const char *path, int i, const cJSON *m)
 {
-	const cJSON *better = cJSON_GetObjectItemCaseSensitive(m, "better");
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples"), *s;
+	const char *better = metric_better(m);
+	const cJSON *samples = metric_samples(m), *s;
 	const char *name = m->string;
 	int j = 0;
 
 	if (!cJSON_IsObject(m))
 		return error("%s: tests[%d].metrics.%s: expected an object", path, i, name);
-	if (!cJSON_IsString(better) ||
-	    (strcmp(better->valuestring, "lower") && strcmp(better->valuestring, "higher")))
+	if (strcmp(better, "lower") && strcmp(better, "higher"))
 		return error("%s: tests[%d].metrics.%s.better: expected \"lower\" or \"higher\"",
 			     path, i, name);
 	if (!cJSON_IsArray(samples) || !cJSON_GetArraySize(samples))
@@ -42,21 +46,20 @@ static int check_metric(const char *path, int i, const cJSON *m)
 
 int compare_check(const char *path, const cJSON *doc, bool allow_partial)
 {
-	const char *status = json_str_at(doc, "status");
-	const cJSON *t, *m;
-	int i = 0;
+	const char *status = run_status(doc);
+	const cJSON *m;
 
 	if (!strcmp(status, "partial") && !allow_partial)
 		return error("%s: partial results of a failed run (--allow-partial compares them)",
 			     path);
 	if (strcmp(status, "partial") && strcmp(status, "complete"))
 		return error("%s: status '%s': expected complete or partial", path, status);
-	if (!cJSON_IsString(json_at(doc, "workload.name")))
+	if (!run_workload(doc))
 		return error("%s: workload.name: missing", path);
-	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
-		const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(t, "metrics");
+	for (int i = 0; i < run_nr_tests(doc); i++) {
+		const cJSON *t = run_test(doc, i), *metrics = test_metrics(t);
 
-		if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "spec")))
+		if (!test_spec(t))
 			return error("%s: tests[%d].spec: missing", path, i);
 		/* A partial run has no metrics for the tests it did not reach. */
 		if (metrics && !cJSON_IsObject(metrics))
@@ -64,7 +67,6 @@ int compare_check(const char *path, const cJSON *doc, bool allow_partial)
 		cJSON_ArrayForEach(m, metrics)
 			if (check_metric(path, i, m))
 				return -1;
-		i++;
 	}
 	return 0;
 }
@@ -90,18 +92,6 @@ void compare_unload(cJSON **docs, int n)
 	free(docs);
 }
 
-static void summarize_metric(const cJSON *m, struct summary *s)
-{
-	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples"), *x;
-	size_t n = cJSON_GetArraySize(samples), i = 0;
-	double *v = xcalloc(n, sizeof(*v));
-
-	cJSON_ArrayForEach(x, samples)
-		v[i++] = x->valuedouble;
-	summarize(v, n, s);
-	free(v);
-}
-
 /* Takes @s, one line. */
 static void add_warning(struct comparison *c, char *s)
 {
@@ -112,18 +102,16 @@ static void add_warning(struct comparison *c, char *s)
 /* Why two runs' workloads differ, or NULL. */
 static char *workload_difference(const cJSON *a, const cJSON *b)
 {
-	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(a, "tests");
-	const cJSON *tb = cJSON_GetObjectItemCaseSensitive(b, "tests");
-	const char *na = json_str_at(a, "workload.name"), *nb = json_str_at(b, "workload.name");
-	int n = cJSON_GetArraySize(ta);
+	const char *na = run_workload(a), *nb = run_workload(b);
+	int n = run_nr_tests(a);
 
 	if (strcmp(na, nb))
 		return xasprintf("workload '%s' vs '%s'", na, nb);
-	if (n != cJSON_GetArraySize(tb))
-		return xasprintf("%d vs %d tests", n, cJSON_GetArraySize(tb));
+	if (n != run_nr_tests(b))
+		return xasprintf("%d vs %d tests", n, run_nr_tests(b));
 	for (int i = 0; i < n; i++) {
-		const char *sa = json_str_at(cJSON_GetArrayItem(ta, i), "spec");
-		const char *sb = json_str_at(cJSON_GetArrayItem(tb, i), "spec");
+		const char *sa = test_spec(run_test(a, i));
+		const char *sb = test_spec(run_test(b, i));
 
 		if (strcmp(sa, sb))
 			return xasprintf("test %d is '%s' vs '%s'", i + 1, sa, sb);
@@ -143,38 +131,22 @@ static char *short_value(const cJSON *v)
 	return s;
 }
 
-/*
- * What must be equal for a difference to be the allocator's: the tree,
- * the rest of the kernel config (under whichever name the results carry
- * it) and the guest's shape. Fields one side lacks are not compared.
- */
-static const struct {
-	const char *path, *what;
-} same_fields[] = {
-	{ "kernel.tree", "kernel tree" },
-	{ "kernel.common_config_sha256", "non-allocator config" },
-	{ "kernel.config_fingerprint", "config fingerprint" },
-	{ "kernel.common_config", "non-allocator config" },
-	{ "vm.cpus", "guest CPUs" },
-	{ "vm.mem_mb", "guest memory (MB)" },
-	{ "vm.cmdline", "kernel command line" },
-};
-
 static void warn_differences(struct comparison *c, const cJSON *const *docs)
 {
-	const struct cmp_run *base = &c->runs[0];
+	const struct run_id *base = &c->runs[0];
 	char *emulated = NULL;
 	int nr_emulated = 0;
 
 	for (int r = 1; r < c->nr_runs; r++) {
-		const struct cmp_run *run = &c->runs[r];
+		const struct run_id *run = &c->runs[r];
 
 		if (strcmp(base->accel, run->accel))
 			add_warning(c, xasprintf("%s ran under %s, %s under %s: their times do not compare",
 						 base->path, base->accel, run->path, run->accel));
-		for (size_t f = 0; f < ARRAY_SIZE(same_fields); f++) {
-			const cJSON *a = json_at(docs[0], same_fields[f].path);
-			const cJSON *b = json_at(docs[r], same_fields[f].path);
+		/* Fields one side lacks are not compared. */
+		for (size_t f = 0; f < nr_run_same_fields; f++) {
+			const cJSON *a = run_field(docs[0], &run_same_fields[f]);
+			const cJSON *b = run_field(docs[r], &run_same_fields[f]);
 			char *va, *vb;
 
 			if (!a || !b || cJSON_Compare(a, b, true))
@@ -182,7 +154,7 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 			va = short_value(a);
 			vb = short_value(b);
 			add_warning(c, xasprintf("%s and %s differ in more than the allocator: %s %s vs %s",
-						 base->path, run->path, same_fields[f].what, va, vb));
+						 base->path, run->path, run_same_fields[f].what, va, vb));
 			free(va);
 			free(vb);
 		}
@@ -207,23 +179,10 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 	free(emulated);
 }
 
-static void set_labels(struct comparison *c)
-{
-	for (int r = 0; r < c->nr_runs; r++) {
-		struct cmp_run *run = &c->runs[r];
-		const char *name = strcmp(run->allocator, "?") ? run->allocator : run->variant;
-		bool taken = false;
-
-		for (int q = 0; q < r; q++)
-			taken |= !strcmp(c->runs[q].label, name);
-		run->label = taken ? xasprintf("%s#%d", name, r + 1) : xstrdup(name);
-	}
-}
-
 static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON *m, double alpha)
 {
 	x->present = true;
-	summarize_metric(m, &x->s);
+	metric_summarize(m, &x->s);
 	x->has_pct = !percent_change(&row->base, &x->s, &x->pct);
 	x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
 	x->tested = !welch_test(&row->base, &x->s, &x->w);
@@ -233,46 +192,43 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 
 static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 {
-	const cJSON *bt = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[0], "tests"), test);
+	const cJSON *bt = run_test(docs[0], test);
 	const cJSON *m;
 
-	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(bt, "metrics")) {
+	cJSON_ArrayForEach(m, test_metrics(bt)) {
 		struct cmp_row *row;
 
 		c->rows = xrealloc(c->rows, (c->nr_rows + 1) * sizeof(*c->rows));
 		row = &c->rows[c->nr_rows++];
 		*row = (struct cmp_row){
 			.test = test,
-			.test_name = json_str_at(bt, "test"),
-			.spec = json_str_at(bt, "spec"),
+			.test_name = test_name(bt),
+			.spec = test_spec(bt),
 			.metric = m->string,
-			.unit = json_str_at(m, "unit"),
-			.higher_better = !strcmp(json_str_at(m, "better"), "higher"),
-			.labels = cJSON_GetObjectItemCaseSensitive(m, "labels"),
+			.unit = metric_unit(m),
+			.higher_better = metric_higher_better(m),
+			.labels = metric_labels(m),
 			.cells = xcalloc(c->nr_runs - 1, sizeof(*row->cells)),
 		};
-		summarize_metric(m, &row->base);
+		metric_summarize(m, &row->base);
 		for (int r = 1; r < c->nr_runs; r++) {
-			const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[r], "tests"), test);
-			const cJSON *o = cJSON_GetObjectItemCaseSensitive(json_at(t, "metrics"), m->string);
+			const cJSON *o = test_metric(run_test(docs[r], test), m->string);
 
 			if (!o)
 				continue;
-			if (strcmp(json_str_at(o, "better"), json_str_at(m, "better")) ||
-			    strcmp(json_str_at(o, "unit"), json_str_at(m, "unit")))
+			if (strcmp(metric_better(o), metric_better(m)) ||
+			    strcmp(metric_unit(o), metric_unit(m)))
 				add_warning(c, xasprintf("%s: test %d: %s is in %s, %s is better; in the base %s, %s",
 							 c->runs[r].path, test + 1, m->string,
-							 json_str_at(o, "unit"), json_str_at(o, "better"),
-							 json_str_at(m, "unit"), json_str_at(m, "better")));
+							 metric_unit(o), metric_better(o),
+							 metric_unit(m), metric_better(m)));
 			fill_cell(&row->cells[r - 1], row, o, c->alpha);
 		}
 	}
 	/* Metrics only the other runs have (another module version). */
 	for (int r = 1; r < c->nr_runs; r++) {
-		const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(docs[r], "tests"), test);
-
-		cJSON_ArrayForEach(m, json_at(t, "metrics"))
-			if (!cJSON_GetObjectItemCaseSensitive(json_at(bt, "metrics"), m->string))
+		cJSON_ArrayForEach(m, test_metrics(run_test(docs[r], test)))
+			if (!test_metric(bt, m->string))
 				add_warning(c, xasprintf("%s: test %d: %s is not in the base %s: not compared",
 							 c->runs[r].path, test + 1, m->string,
 							 c->runs[0].path));
@@ -292,33 +248,20 @@ int compare_build(struct comparison *c, const char *const *paths, const cJSON *c
 			return -1;
 		}
 	}
-	c->runs = xcalloc(n, sizeof(*c->runs));
-	for (int r = 0; r < n; r++) {
-		c->runs[r] = (struct cmp_run){
-			.path = paths[r],
-			.allocator = json_str_at(docs[r], "guest.info.allocator"),
-			.release = json_str_at(docs[r], "kernel.release"),
-			.variant = json_str_at(docs[r], "kernel.variant"),
-			.accel = json_str_at(docs[r], "vm.accel"),
-			.emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time")),
-		};
-	}
-	set_labels(c);
+	c->runs = run_ids(paths, docs, n);
 	warn_differences(c, docs);
-	for (int t = 0; t < cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(docs[0], "tests")); t++)
+	for (int t = 0; t < run_nr_tests(docs[0]); t++)
 		add_rows(c, docs, t);
 	return 0;
 }
 
 void compare_free(struct comparison *c)
 {
-	for (int r = 0; r < c->nr_runs && c->runs; r++)
-		free(c->runs[r].label);
+	run_ids_free(c->runs, c->nr_runs);
 	for (int i = 0; i < c->nr_rows; i++)
 		free(c->rows[i].cells);
 	for (int i = 0; i < c->nr_warnings; i++)
 		free(c->warnings[i]);
-	free(c->runs);
 	free(c->rows);
 	free(c->warnings);
 	memset(c, 0, sizeof(*c));
@@ -448,14 +391,14 @@ char *compare_text(const struct comparison *c)
 	int i = 0;
 
 	sb_addf(&b, "slabbench compare: Welch's t-test, alpha %g\n\n", c->alpha);
-	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", "", "allocator", "kernel", "variant",
+	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", "", "run", "allocator", "kernel",
 		"accelerator", "file");
 	for (int r = 0; r < c->nr_runs; r++) {
-		const struct cmp_run *run = &c->runs[r];
+		const struct run_id *run = &c->runs[r];
 		char *accel = xasprintf("%s%s", run->accel, run->emulated ? ", emulated time" : "");
 
 		sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", r ? "" : "base", run->label,
-			run->release, run->variant, accel, run->path);
+			run->allocator, run->release, accel, run->path);
 		free(accel);
 	}
 	sb_addf(&b, "\nmean of every sample; cov = stddev / mean; "
@@ -544,7 +487,7 @@ cJSON *compare_json(const struct comparison *c)
 				"1 - alpha, delta method, Welch-Satterthwaite degrees of freedom");
 	runs = cJSON_AddArrayToObject(doc, "runs");
 	for (int r = 0; r < c->nr_runs; r++) {
-		const struct cmp_run *run = &c->runs[r];
+		const struct run_id *run = &c->runs[r];
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "file", run->path);

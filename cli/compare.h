@@ -6,17 +6,11 @@
 #ifndef SLABBENCH_COMPARE_H
 #define SLABBENCH_COMPARE_H
 
+#include "schema.h"
 #include "stats.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
-
-struct cmp_run {
-	const char *path;
-	char *label;		/* column heading: the allocator, made unique */
-	const char *allocator, *release, *variant, *accel;	/* "?" if unknown */
-	bool emulated;
-};
 
 /* One metric of one other run against the base. */
 struct cmp_cell {
@@ -41,7 +35,7 @@ struct cmp_row {
 struct comparison {
 	double alpha;
 	int nr_runs;		/* runs[0] is the base */
-	struct cmp_run *runs;
+	struct run_id *runs;
 	int nr_rows;
 	struct cmp_row *rows;
 	int nr_warnings;

@@ -8,8 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "plot.h"
-#include "report.h"
-#include "results.h"
+#include "schema.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -41,22 +40,6 @@ static char *gp_string(const char *s)
 	return b.s;
 }
 
-/* The runs' names in legends: variants, made unique. */
-static char **run_labels(const cJSON *const *docs, int n)
-{
-	char **labels = xcalloc(n, sizeof(*labels));
-
-	for (int r = 0; r < n; r++) {
-		const char *v = json_str_at(docs[r], "kernel.variant");
-		bool taken = false;
-
-		for (int q = 0; q < r; q++)
-			taken |= !strcmp(json_str_at(docs[q], "kernel.variant"), v);
-		labels[r] = taken ? xasprintf("%s#%d", v, r + 1) : xstrdup(v);
-	}
-	return labels;
-}
-
 /* The metric @prefix[KEY=x] of @test: mean and stddev per x, x ascending. */
 static int sweep(const cJSON *test, const char *prefix, const char *key, double *x,
 		 double *mean, double *sd, int max)
@@ -65,15 +48,15 @@ static int sweep(const cJSON *test, const char *prefix, const char *key, double 
 	size_t plen = strlen(prefix);
 	int n = 0;
 
-	cJSON_ArrayForEach(m, json_at(test, "metrics")) {
-		double at = json_num_at(cJSON_GetObjectItemCaseSensitive(m, "labels"), key);
+	cJSON_ArrayForEach(m, test_metrics(test)) {
+		double at = metric_label_num(m, key);
 
 		if (strncmp(m->string, prefix, plen) || m->string[plen] != '[' || isnan(at) ||
 		    n == max)
 			continue;
 		x[n] = at;
-		mean[n] = json_num_at(m, "summary.mean");
-		sd[n] = json_num_at(m, "summary.stddev");
+		mean[n] = metric_mean(m);
+		sd[n] = metric_stddev(m);
 		/* Insertion into place: the module reports in sweep order anyway. */
 		for (int i = n; i > 0 && x[i - 1] > x[i]; i--) {
 			double t;
@@ -93,7 +76,7 @@ static int sweep(const cJSON *test, const char *prefix, const char *key, double 
  * Lines over a sweep: a block per run and test named @test, of metric
  * @prefix[@key=x].
  */
-static void lines_chart(struct chart *c, const cJSON *const *docs, char **labels, int n,
+static void lines_chart(struct chart *c, const cJSON *const *docs, const struct run_id *runs, int n,
 			const char *test, const char *prefix, const char *key,
 			const char *params)
 {
@@ -101,29 +84,26 @@ static void lines_chart(struct chart *c, const cJSON *const *docs, char **labels
 	int blocks = 0;
 
 	for (int r = 0; r < n; r++) {
-		const cJSON *t;
 		int per_run = 0;
 
-		cJSON_ArrayForEach(t, json_at(docs[r], "tests"))
-			per_run += !strcmp(json_str_at(t, "test"), test);
-		cJSON_ArrayForEach(t, json_at(docs[r], "tests")) {
+		for (int i = 0; i < run_nr_tests(docs[r]); i++)
+			per_run += !strcmp(test_name(run_test(docs[r], i)), test);
+		for (int i = 0; i < run_nr_tests(docs[r]); i++) {
+			const cJSON *t = run_test(docs[r], i);
 			double x[MAX_POINTS], mean[MAX_POINTS], sd[MAX_POINTS];
 			int points;
 
-			if (strcmp(json_str_at(t, "test"), test))
+			if (strcmp(test_name(t), test))
 				continue;
 			points = sweep(t, prefix, key, x, mean, sd, MAX_POINTS);
 			if (!points)
 				continue;
 			/* Which test, when a run has several: "slab burst=256". */
-			if (per_run > 1 && params) {
-				const cJSON *p = json_at(t, "params");
-
-				sb_addf(&b, "\"%s %s=%g\"\n", labels[r], params,
-					json_num_at(p, params));
-			} else {
-				sb_addf(&b, "\"%s\"\n", labels[r]);
-			}
+			if (per_run > 1 && params)
+				sb_addf(&b, "\"%s %s=%g\"\n", runs[r].label, params,
+					test_param_num(t, params));
+			else
+				sb_addf(&b, "\"%s\"\n", runs[r].label);
 			for (int i = 0; i < points; i++)
 				sb_addf(&b, "%g %g %g\n", x[i], mean[i], isnan(sd[i]) ? 0 : sd[i]);
 			sb_addf(&b, "\n\n");
@@ -147,36 +127,33 @@ struct bar_row {
 	const char *metric;	/* "alloc_hit_rate" */
 };
 
-static void clusters_chart(struct chart *c, const cJSON *const *docs, char **labels, int n,
+static void clusters_chart(struct chart *c, const cJSON *const *docs, const struct run_id *runs, int n,
 			   const char *test, const struct bar_row *rows, int nr_rows,
 			   const char *const *params)
 {
-	const cJSON *t0 = NULL, *t;
 	struct strbuf b = { 0 };
 	int base = -1;
 
 	/* The categories come from the first run that has such tests. */
 	for (int r = 0; r < n && base < 0; r++)
-		cJSON_ArrayForEach(t, json_at(docs[r], "tests"))
-			if (!strcmp(json_str_at(t, "test"), test) && base < 0)
+		for (int i = 0; i < run_nr_tests(docs[r]); i++)
+			if (!strcmp(test_name(run_test(docs[r], i)), test) && base < 0)
 				base = r;
 	if (base < 0)
 		return;
 	sb_addf(&b, "category");
 	for (int r = 0; r < n; r++)
-		sb_addf(&b, " \"%s\"", labels[r]);
+		sb_addf(&b, " \"%s\"", runs[r].label);
 	sb_addf(&b, "\n");
-	cJSON_ArrayForEach(t0, json_at(docs[base], "tests")) {
-		int index = 0;
+	for (int index = 0; index < run_nr_tests(docs[base]); index++) {
+		const cJSON *t0 = run_test(docs[base], index);
 
-		if (strcmp(json_str_at(t0, "test"), test))
+		if (strcmp(test_name(t0), test))
 			continue;
-		for (const cJSON *x = json_at(docs[base], "tests")->child; x != t0; x = x->next)
-			index++;
 		for (int i = 0; i < nr_rows; i++) {
 			sb_addf(&b, "\"%s", rows[i].what);
 			for (int p = 0; params[p]; p++) {
-				const cJSON *v = json_at(json_at(t0, "params"), params[p]);
+				const cJSON *v = test_param(t0, params[p]);
 
 				if (cJSON_IsString(v))
 					sb_addf(&b, " %s", v->valuestring);
@@ -186,13 +163,11 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, char **lab
 			sb_addf(&b, "\"");
 			for (int r = 0; r < n; r++) {
 				/* The same test: same index and spec in the other run. */
-				const cJSON *o = cJSON_GetArrayItem(json_at(docs[r], "tests"), index);
+				const cJSON *o = run_test(docs[r], index);
 				double v = NAN;
 
-				if (o && !strcmp(json_str_at(o, "spec"), json_str_at(t0, "spec")))
-					v = json_num_at(cJSON_GetObjectItemCaseSensitive(json_at(o, "metrics"),
-										    rows[i].metric),
-						   "summary.mean");
+				if (o && !strcmp(test_spec(o), test_spec(t0)))
+					v = metric_mean(test_metric(o, rows[i].metric));
 				if (isnan(v))
 					sb_addf(&b, " ?");
 				else
@@ -206,10 +181,10 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, char **lab
 }
 
 /* Overhead: a row per run and overhead test, the ratios to the base run. */
-static void overhead_chart(struct chart *c, const cJSON *const *docs, char **labels, int n)
+static void overhead_chart(struct chart *c, const cJSON *const *docs, const struct run_id *runs, int n)
 {
 	struct strbuf b = { 0 }, q = { 0 };
-	int row = 0, tests = cJSON_GetArraySize(json_at(docs[0], "tests"));
+	int row = 0, tests = run_nr_tests(docs[0]);
 
 	sb_addf(&b, "run object rounding \"slab tail waste\" "
 		"\"idle slots (per-CPU, partial)\" \"cache structures\"\n");
@@ -225,13 +200,13 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, char **lab
 
 			if (mem_breakdown(docs[r], t, &m) || m.size != base.size)
 				continue;
-			sb_addf(&b, "\"%s, %g B\" %g %g %g %g %g\n", labels[r], m.size, m.size,
+			sb_addf(&b, "\"%s, %g B\" %g %g %g %g %g\n", runs[r].label, m.size, m.size,
 				m.rounding, m.tail, m.idle, m.management);
 			over = m.total + m.management - m.size;
 			base_over = base.total + base.management - base.size;
 			if (r && base_over > 0)
 				sb_addf(&q, "%d %g \"x%.2f vs %s\"\n", row, fmax(over, 0),
-					over / base_over, labels[0]);
+					over / base_over, runs[0].label);
 			row++;
 		}
 	}
@@ -313,7 +288,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 	};
 	static const char *const hit_params[] = { "size", "pattern", NULL };
 	static const char *const remote_params[] = { "size", "batch", NULL };
-	char **labels = run_labels(docs, n);
+	struct run_id *runs = run_ids(NULL, docs, n);
 	struct chart charts[5] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
@@ -344,12 +319,12 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 
 	if (mkdir_p(dir))
 		return -1;
-	lines_chart(&charts[0], docs, labels, n, "sizes", "ns_per_op", "size", NULL);
-	overhead_chart(&charts[1], docs, labels, n);
-	clusters_chart(&charts[2], docs, labels, n, "hitrate", hit_rows, ARRAY_SIZE(hit_rows),
+	lines_chart(&charts[0], docs, runs, n, "sizes", "ns_per_op", "size", NULL);
+	overhead_chart(&charts[1], docs, runs, n);
+	clusters_chart(&charts[2], docs, runs, n, "hitrate", hit_rows, ARRAY_SIZE(hit_rows),
 		       hit_params);
-	lines_chart(&charts[3], docs, labels, n, "parallel", "ops_per_sec", "cpus", "burst");
-	clusters_chart(&charts[4], docs, labels, n, "remote", remote_rows,
+	lines_chart(&charts[3], docs, runs, n, "parallel", "ops_per_sec", "cpus", "burst");
+	clusters_chart(&charts[4], docs, runs, n, "remote", remote_rows,
 		       ARRAY_SIZE(remote_rows), remote_params);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
@@ -366,9 +341,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 		free(c->ratios);
 		free(c->vars);
 	}
-	for (int r = 0; r < n; r++)
-		free(labels[r]);
-	free(labels);
+	run_ids_free(runs, n);
 	if (!drawn && !failed)
 		return error("plot: nothing to draw in the results given");
 	return failed ? -1 : 0;

@@ -8,7 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
-#include "results.h"
+#include "json.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -18,38 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static double metric_mean(const cJSON *test, const char *name)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(json_at(test, "metrics"), name);
-
-	return json_num_at(m, "summary.mean");
-}
-
-int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
-{
-	const cJSON *t = cJSON_GetArrayItem(json_at(doc, "tests"), test);
-	const cJSON *mgmt = cJSON_GetArrayItem(json_at(t, "extra.management"), 0);
-
-	if (strcmp(json_str_at(t, "test"), "overhead"))
-		return -1;
-	m->size = json_num_at(t, "params.size");
-	m->count = json_num_at(t, "params.count");
-	m->total = metric_mean(t, "bytes_per_object");
-	m->rounding = metric_mean(t, "rounding_bytes_per_object");
-	m->tail = metric_mean(t, "tail_waste_bytes_per_object");
-	m->idle = metric_mean(t, "idle_bytes_per_object");
-	m->slab_pages = metric_mean(t, "slab_pages");
-	m->held_free_pages = metric_mean(t, "held_after_free_pages");
-	m->held_shrink_pages = metric_mean(t, "held_after_shrink_pages");
-	/* SLOB keeps no structures of its own per cache: none reported. */
-	m->management = 0;
-	if (mgmt)
-		m->management = (json_num_at(mgmt, "kmem_cache_bytes") +
-				 json_num_at(mgmt, "per_cpu_bytes") * json_num_at(mgmt, "possible_cpus") +
-				 json_num_at(mgmt, "per_node_bytes") * json_num_at(mgmt, "nodes")) / m->count;
-	return isnan(m->size) || isnan(m->count) || isnan(m->total) || m->count <= 0 ? -1 : 0;
-}
 
 /* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
 static void wrap(struct strbuf *b, int indent, const char *text)
@@ -160,7 +128,7 @@ static void subject(struct strbuf *b, const struct comparison *c)
 static bool memory_totals(const cJSON *const *docs, double *base, double *other, char **what)
 {
 	struct strbuf w = { 0 };
-	int n = cJSON_GetArraySize(json_at(docs[0], "tests"));
+	int n = run_nr_tests(docs[0]);
 
 	*base = *other = 0;
 	sb_addf(&w, "%s", "");
@@ -179,7 +147,7 @@ static bool memory_totals(const cJSON *const *docs, double *base, double *other,
 
 static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
-	int changed = 0, worse = 0, tests = cJSON_GetArraySize(json_at(docs[0], "tests"));
+	int changed = 0, worse = 0, tests = run_nr_tests(docs[0]);
 	const struct cmp_row *row = largest_change(c);
 	struct strbuf s = { 0 };
 	double mb, mo;
@@ -191,11 +159,11 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 		changed += x->present && x->significant;
 		worse += x->present && x->significant && x->worse;
 	}
-	sb_addf(&s, "slabbench compared %s (variant %s, %s) against %s (variant %s, %s) on the "
+	sb_addf(&s, "slabbench compared %s (%s, %s) against %s (%s, %s) on the "
 		"'%s' workload: %d metrics of %d tests. %d changed significantly (Welch's "
 		"t-test, p < %g): %d for the worse, %d for the better.",
-		c->runs[1].label, c->runs[1].variant, c->runs[1].release, c->runs[0].label,
-		c->runs[0].variant, c->runs[0].release, json_str_at(docs[0], "workload.name"),
+		c->runs[1].label, c->runs[1].allocator, c->runs[1].release, c->runs[0].label,
+		c->runs[0].allocator, c->runs[0].release, run_workload(docs[0]),
 		c->nr_rows, tests, changed, c->alpha, worse, changed - worse);
 	if (row) {
 		char *title = row_title(row);
@@ -224,22 +192,21 @@ static void field(struct strbuf *b, const char *name, const char *value)
 	free(w.s);
 }
 
-static void setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+static void setup(struct strbuf *b, const struct comparison *c)
 {
 	char *v;
 
 	sb_addf(b, "\nSetup\n");
 	for (int r = 0; r < 2; r++) {
-		v = xasprintf("%.0f vCPUs, %.0f MB, accelerator %s%s%s",
-			      json_num_at(docs[r], "vm.cpus"), json_num_at(docs[r], "vm.mem_mb"),
-			      json_str_at(docs[r], "vm.accel"),
-			      *json_str_at(docs[r], "vm.cmdline") ? ", kernel parameters " : "",
-			      *json_str_at(docs[r], "vm.cmdline") ? json_str_at(docs[r], "vm.cmdline") : "");
+		const struct run_id *run = &c->runs[r];
+
+		v = xasprintf("%.0f vCPUs, %.0f MB, accelerator %s%s%s", run->cpus, run->mem_mb,
+			      run->accel, *run->cmdline ? ", kernel parameters " : "", run->cmdline);
 		field(b, r ? "new guest" : "base guest", v);
 		free(v);
 	}
-	field(b, "QEMU", json_str_at(docs[0], "vm.qemu"));
-	field(b, "host CPU", json_str_at(docs[0], "host.cpu_model"));
+	field(b, "QEMU", c->runs[0].qemu);
+	field(b, "host CPU", c->runs[0].host_cpu);
 	if (c->runs[0].emulated || c->runs[1].emulated)
 		field(b, "WARNING", "Times were emulated: under TCG the guest's clock runs "
 		      "on the host's, and every instruction is translated, so absolute "
@@ -252,29 +219,17 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	}
 }
 
-static bool in_lines(const cJSON *lines, const char *line)
-{
-	const cJSON *l;
-
-	cJSON_ArrayForEach(l, lines)
-		if (cJSON_IsString(l) && !strcmp(l->valuestring, line))
-			return true;
-	return false;
-}
-
 static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
-	const cJSON *la = json_at(docs[0], "kernel.allocator_config");
-	const cJSON *lb = json_at(docs[1], "kernel.allocator_config"), *l;
-	const char *sa = json_str_at(docs[0], "kernel.common_config_sha256");
-	const char *sb = json_str_at(docs[1], "kernel.common_config_sha256");
+	const cJSON *la = run_allocator_config(docs[0]);
+	const cJSON *lb = run_allocator_config(docs[1]), *l;
+	const char *sa = c->runs[0].common_config, *sb = c->runs[1].common_config;
 
 	sb_addf(b, "\nKernels\n");
 	for (int r = 0; r < 2; r++) {
-		char *v = xasprintf("%s %s, variant %s, tree %s, build %s",
-				    c->runs[r].label, c->runs[r].release, c->runs[r].variant,
-				    json_str_at(docs[r], "kernel.tree"),
-				    json_str_at(docs[r], "kernel.build_hash"));
+		const struct run_id *run = &c->runs[r];
+		char *v = xasprintf("%s %s, variant %s, tree %s, build %s", run->allocator,
+				    run->release, run->variant, run->tree, run->build_hash);
 
 		field(b, r ? "new" : "base", v);
 		free(v);
@@ -285,10 +240,10 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
 		      "the allocator lines differ so:");
 	cJSON_ArrayForEach(l, la)
-		if (cJSON_IsString(l) && !in_lines(lb, l->valuestring))
+		if (cJSON_IsString(l) && !json_has_string(lb, l->valuestring))
 			sb_addf(b, "%13s-%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
 	cJSON_ArrayForEach(l, lb)
-		if (cJSON_IsString(l) && !in_lines(la, l->valuestring))
+		if (cJSON_IsString(l) && !json_has_string(la, l->valuestring))
 			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
 }
 
@@ -361,17 +316,16 @@ static void results(struct strbuf *b, const struct comparison *c)
 
 static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
-	int n = cJSON_GetArraySize(json_at(docs[0], "tests")), shown = 0;
+	int n = run_nr_tests(docs[0]), shown = 0;
 
 	sb_addf(b, "\nMemory\n\n");
 	sb_addf(b, "  after boot (kB)   Slab  SUnreclaim  Percpu  Slab+Percpu\n");
 	for (int r = 0; r < 2; r++) {
-		const cJSON *mi = json_at(cJSON_GetArrayItem(json_at(docs[r], "boots"), 0),
-					  "snapshots.before.meminfo");
+		double slab = boot_meminfo(docs[r], 0, "before", "Slab");
+		double percpu = boot_meminfo(docs[r], 0, "before", "Percpu");
 
-		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label,
-			json_num_at(mi, "Slab"), json_num_at(mi, "SUnreclaim"), json_num_at(mi, "Percpu"),
-			json_num_at(mi, "Slab") + json_num_at(mi, "Percpu"));
+		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label, slab,
+			boot_meminfo(docs[r], 0, "before", "SUnreclaim"), percpu, slab + percpu);
 	}
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];
@@ -437,39 +391,38 @@ static int hot_symbols(const cJSON *test, const cJSON **out, int max)
 	const cJSON *e;
 	int n = 0;
 
-	cJSON_ArrayForEach(e, json_at(test, "profile"))
-		if (n < max && allocator_symbol(json_str_at(e, "symbol")))
+	cJSON_ArrayForEach(e, test_profile(test))
+		if (n < max && allocator_symbol(profile_symbol(e)))
 			out[n++] = e;
 	return n;
 }
 
 static void profiles(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
-	int tests = cJSON_GetArraySize(json_at(docs[0], "tests")), shown = 0;
+	int tests = run_nr_tests(docs[0]), shown = 0;
 
 	for (int t = 0; t < tests; t++) {
-		const cJSON *ta = cJSON_GetArrayItem(json_at(docs[0], "tests"), t);
-		const cJSON *tb = cJSON_GetArrayItem(json_at(docs[1], "tests"), t);
+		const cJSON *ta = run_test(docs[0], t), *tb = run_test(docs[1], t);
 		const cJSON *ha[8], *hb[8];
 		int na = hot_symbols(ta, ha, 8), nb = hot_symbols(tb, hb, 8);
 
-		if (!json_at(ta, "profile") && !json_at(tb, "profile"))
+		if (!test_profile(ta) && !test_profile(tb))
 			continue;
 		if (!shown++)
 			sb_addf(b, "\nProfiles (perf record -a -e cpu-clock in the guest: the\n"
 				"allocator's hottest functions, percent of all samples)\n");
-		sb_addf(b, "\n%.*s\n", REPORT_WIDTH, json_str_at(ta, "spec") + 5);
+		sb_addf(b, "\n%.*s\n", REPORT_WIDTH, test_spec(ta) + 5);
 		sb_addf(b, "    %-33s %s\n", c->runs[0].label, c->runs[1].label);
 		for (int i = 0; i < (na > nb ? na : nb); i++) {
 			char left[64] = "";
 
 			if (i < na)
-				snprintf(left, sizeof(left), "%5.1f%% %.26s", json_num_at(ha[i], "percent"),
-					 json_str_at(ha[i], "symbol"));
+				snprintf(left, sizeof(left), "%5.1f%% %.26s", profile_percent(ha[i]),
+					 profile_symbol(ha[i]));
 			sb_addf(b, "    %-33s", left);
 			if (i < nb)
-				sb_addf(b, " %5.1f%% %.26s", json_num_at(hb[i], "percent"),
-					json_str_at(hb[i], "symbol"));
+				sb_addf(b, " %5.1f%% %.26s", profile_percent(hb[i]),
+					profile_symbol(hb[i]));
 			sb_endline(b);
 		}
 	}
@@ -478,7 +431,7 @@ static void profiles(struct strbuf *b, const struct comparison *c, const cJSON *
 /* --workload=NAME when the repository ships it, else the file's name. */
 static char *workload_arg(const cJSON *doc)
 {
-	const char *name = json_str_at(doc, "workload.name");
+	const char *name = run_workload(doc);
 	char *path = xasprintf("%s/workloads/%s.json", slabbench_home(), name);
 	struct stat st;
 	char *arg = stat(path, &st) ? xasprintf("%s.json", name) : xstrdup(name);
@@ -493,17 +446,18 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 
 	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
 	for (int r = 0; r < 2; r++) {
+		const struct run_id *run = &c->runs[r];
 		char *w = workload_arg(docs[r]);
-		const char *cmdline = json_str_at(docs[r], "vm.cmdline");
-		int boots = cJSON_GetArraySize(json_at(docs[r], "boots"));
+		const char *cmdline = run->cmdline;
+		int boots = run_nr_boots(docs[r]);
 
-		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", c->runs[r].variant, w);
-		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", json_str_at(docs[r], "vm.accel"),
-			json_num_at(docs[r], "vm.cpus"), json_num_at(docs[r], "vm.mem_mb"));
+		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", run->variant, w);
+		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus,
+			run->mem_mb);
 		if (boots > 1)
 			sb_addf(b, " --boots=%d", boots);
-		for (int t = 0; t < cJSON_GetArraySize(json_at(docs[r], "tests")); t++) {
-			if (json_at(cJSON_GetArrayItem(json_at(docs[r], "tests"), t), "profile")) {
+		for (int t = 0; t < run_nr_tests(docs[r]); t++) {
+			if (test_profile(run_test(docs[r], t))) {
 				sb_addf(b, " --profile=%d", t + 1);
 				break;
 			}
@@ -523,7 +477,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs)
 	subject(&b, c);
 	sb_addf(&b, "\n");
 	summary(&b, c, docs);
-	setup(&b, c, docs);
+	setup(&b, c);
 	kernels(&b, c, docs);
 	results(&b, c);
 	memory(&b, c, docs);

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Results documents: a run's guest frames turned into the results JSON,
+ * summaries of its samples, and the file saved and loaded.
+ */
 #define _GNU_SOURCE
 #include "results.h"
 #include "frames.h"
+#include "json.h"
+#include "procfs.h"
+#include "schema.h"
 #include "stats.h"
 #include "util.h"
 #include "workload.h"
@@ -11,48 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const cJSON *json_at(const cJSON *o, const char *path)
-{
-	char *copy = xstrdup(path), *save = NULL, *key;
-
-	for (key = strtok_r(copy, ".", &save); key && o; key = strtok_r(NULL, ".", &save))
-		o = cJSON_GetObjectItemCaseSensitive(o, key);
-	free(copy);
-	return o;
-}
-
-double json_num_at(const cJSON *o, const char *path)
-{
-	const cJSON *v = json_at(o, path);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-const char *json_str_at(const cJSON *o, const char *path)
-{
-	const cJSON *s = json_at(o, path);
-
-	return cJSON_IsString(s) ? s->valuestring : "?";
-}
-
-cJSON *meminfo_parse(const char *text)
-{
-	cJSON *o = cJSON_CreateObject();
-	const char *line = text;
-
-	while (line && *line) {
-		char key[64];
-		double v;
-
-		if (sscanf(line, "%63[^:\n]: %lf", key, &v) == 2)
-			cJSON_AddNumberToObject(o, key, v);
-		line = strchr(line, '\n');
-		if (line)
-			line++;
-	}
-	return o;
-}
 
 /* Guest config lines whose symbol is one of the build's allocator lines. */
 static cJSON *allocator_lines(const char *config, const char *alloc_config)
@@ -160,34 +125,6 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 	return 0;
 }
 
-cJSON *slabinfo_parse(const char *text, const char *cache)
-{
-	size_t n = strlen(cache);
-
-	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		unsigned long v[6];
-
-		if (strncmp(line, cache, n) || line[n] != ' ')
-			continue;
-		if (sscanf(line + n, "%lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %lu",
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6)
-			return NULL;
-		cJSON *o = cJSON_CreateObject();
-		static const char *const names[] = {
-			"active_objs", "num_objs", "objsize", "objperslab", "pagesperslab",
-			"active_slabs",
-		};
-
-		for (int i = 0; i < 6; i++)
-			cJSON_AddNumberToObject(o, names[i], v[i]);
-		if (sscanf(line + n, "%*u %*u %*u %*u %*u : tunables %*u %*u %*u : slabdata %*u %lu",
-			   &v[0]) == 1)
-			cJSON_AddNumberToObject(o, "num_slabs", v[0]);
-		return o;
-	}
-	return NULL;
-}
-
 /*
  * The module's figures for the cache an overhead run kept alive (hold=1)
  * against the allocator's own line in /proc/slabinfo, read meanwhile:
@@ -227,28 +164,6 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 		cJSON_Delete(proc);
 	}
 	cJSON_AddItemToArray(checks, c);
-}
-
-cJSON *perf_report_parse(const char *text, int max)
-{
-	cJSON *top = cJSON_CreateArray();
-
-	for (const char *line = text; line && *line && cJSON_GetArraySize(top) < max;
-	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		char where, sym[256];
-		double pct;
-		cJSON *o;
-
-		/* "    12.34%  [k] ___slab_alloc" */
-		if (sscanf(line, " %lf%% [%c] %255[^\n]", &pct, &where, sym) != 3)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "percent", pct);
-		cJSON_AddStringToObject(o, "symbol", sym);
-		cJSON_AddBoolToObject(o, "kernel", where == 'k');
-		cJSON_AddItemToArray(top, o);
-	}
-	return top;
 }
 
 int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
@@ -349,15 +264,10 @@ void results_summarize(cJSON *doc)
 
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
 		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(t, "metrics")) {
-			cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples"), *s, *o;
-			size_t n = cJSON_GetArraySize(samples), i = 0;
-			double *x = xcalloc(n, sizeof(*x));
 			struct summary sum;
+			cJSON *o;
 
-			cJSON_ArrayForEach(s, samples)
-				x[i++] = s->valuedouble;
-			summarize(x, n, &sum);
-			free(x);
+			metric_summarize(m, &sum);
 			cJSON_DeleteItemFromObject(m, "summary");
 			o = cJSON_AddObjectToObject(m, "summary");
 			cJSON_AddNumberToObject(o, "n", sum.n);

@@ -21,21 +21,6 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *alloc_config, char **why);
 /* Recomputes every metric's summary from its samples. */
 void results_summarize(cJSON *doc);
-/* A member by dotted path, "guest.info.allocator"; NULL if absent. */
-const cJSON *json_at(const cJSON *o, const char *path);
-/* The same when it is a number; NAN otherwise. */
-double json_num_at(const cJSON *o, const char *path);
-/* The same when it is a string; "?" otherwise. */
-const char *json_str_at(const cJSON *o, const char *path);
-/* The line of @cache in /proc/slabinfo text as an object; NULL if none. */
-cJSON *slabinfo_parse(const char *text, const char *cache);
-/*
- * "perf report --stdio --sort sym" lines as [{"percent", "symbol",
- * "kernel"}], the first @max.
- */
-cJSON *perf_report_parse(const char *text, int max);
-/* /proc/meminfo text as {"Field": number-in-kB, ...}. */
-cJSON *meminfo_parse(const char *text);
 
 int results_save(const char *path, const cJSON *doc);
 /* Loads and checks the schema; NULL with a one-line error on failure. */

@@ -322,7 +322,7 @@ static void test_golden(void)
 			    (const cJSON *const[]){ docs[0], docs[1], docs[2], docs[1] }, 4, 0.05) == 0,
 	      "four runs compared");
 	text = compare_text(&c);
-	CHECK(widest_line(text) <= 100 && strstr(text, "SLUB#4"), "four runs: 100 columns, unique labels");
+	CHECK(widest_line(text) <= 100 && strstr(text, "slub#4"), "four runs: 100 columns, unique labels");
 	free(text);
 	compare_free(&c);
 	for (int i = 0; i < 3; i++)

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"
+#include "procfs.h"
 #include "results.h"
 #include "util.h"
 #include "workload.h"

@@ -33,8 +33,8 @@ static void test_golden(void)
 	      "report: the runs compare");
 	text = report_text(&c, (const cJSON *const *)docs);
 	CHECK_STR(text, golden ? golden : "", "report: matches tests/data/report.txt");
-	CHECK(!strncmp(text, "Subject: [slabbench] SLUB vs SLAB: ", 35),
-	      "report: starts with a subject naming both allocators");
+	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: ", 35),
+	      "report: starts with a subject naming both runs");
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lines++;
 		over += strlen(line) > REPORT_WIDTH;

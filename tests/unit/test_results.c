@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "check.h"
+#include "procfs.h"
 #include "results.h"
 #include "workload.h"
 #include "util.h"

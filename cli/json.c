@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading cJSON documents by dotted path: nothing here knows a schema. */
+#define _GNU_SOURCE
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cJSON *json_at(const cJSON *o, const char *path)
+{
+	char *copy = xstrdup(path), *save = NULL, *key;
+
+	for (key = strtok_r(copy, ".", &save); key && o; key = strtok_r(NULL, ".", &save))
+		o = cJSON_GetObjectItemCaseSensitive(o, key);
+	free(copy);
+	return o;
+}
+
+double json_num_at(const cJSON *o, const char *path)
+{
+	const cJSON *v = json_at(o, path);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *json_str_at(const cJSON *o, const char *path)
+{
+	const cJSON *s = json_at(o, path);
+
+	return cJSON_IsString(s) ? s->valuestring : "?";
+}
+
+bool json_has_string(const cJSON *a, const char *s)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, a)
+		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
+			return true;
+	return false;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading cJSON documents by dotted path: nothing here knows a schema. */
+#ifndef SLABBENCH_JSON_H
+#define SLABBENCH_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+/* A member by dotted path, "guest.info.allocator"; NULL if absent. */
+const cJSON *json_at(const cJSON *o, const char *path);
+/* The same when it is a number; NAN otherwise. */
+double json_num_at(const cJSON *o, const char *path);
+/* The same when it is a string; "?" otherwise. */
+const char *json_str_at(const cJSON *o, const char *path);
+/* Whether the array @a holds the string @s. */
+bool json_has_string(const cJSON *a, const char *s);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Parsers of what the guest sends as text: /proc files and perf's report. */
+#ifndef SLABBENCH_PROCFS_H
+#define SLABBENCH_PROCFS_H
+
+#include <cjson/cJSON.h>
+
+/* /proc/meminfo text as {"Field": number-in-kB, ...}. */
+cJSON *meminfo_parse(const char *text);
+/* The line of @cache in /proc/slabinfo text as an object; NULL if none. */
+cJSON *slabinfo_parse(const char *text, const char *cache);
+/*
+ * "perf report --stdio --sort sym" lines as [{"percent", "symbol",
+ * "kernel"}], the first @max.
+ */
+cJSON *perf_report_parse(const char *text, int max);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results schema: every path of a results document that compare,
+ * report, plot and bench read, and the one rule for a run's label.
+ */
+#define _GNU_SOURCE
+#include "schema.h"
+#include "json.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n)
+{
+	struct run_id *ids = xcalloc(n, sizeof(*ids));
+
+	for (int r = 0; r < n; r++) {
+		const cJSON *d = docs[r];
+
+		ids[r] = (struct run_id){
+			.path = paths ? paths[r] : "?",
+			.allocator = json_str_at(d, "guest.info.allocator"),
+			.variant = json_str_at(d, "kernel.variant"),
+			.release = json_str_at(d, "kernel.release"),
+			.tree = json_str_at(d, "kernel.tree"),
+			.build_hash = json_str_at(d, "kernel.build_hash"),
+			.common_config = json_str_at(d, "kernel.common_config_sha256"),
+			.accel = json_str_at(d, "vm.accel"),
+			.qemu = json_str_at(d, "vm.qemu"),
+			.cmdline = json_str_at(d, "vm.cmdline"),
+			.host_cpu = json_str_at(d, "host.cpu_model"),
+			.cpus = json_num_at(d, "vm.cpus"),
+			.mem_mb = json_num_at(d, "vm.mem_mb"),
+			.emulated = cJSON_IsTrue(json_at(d, "vm.emulated_time")),
+		};
+		ids[r].label = run_label(ids, r);
+	}
+	return ids;
+}
+
+void run_ids_free(struct run_id *ids, int n)
+{
+	for (int r = 0; ids && r < n; r++)
+		free(ids[r].label);
+	free(ids);
+}
+
+/*
+ * The variant, not the allocator: it is what the user gave --alloc, and
+ * it tells slub from slub-6.12 where the allocator says SLUB for both.
+ */
+static const char *label_name(const struct run_id *id)
+{
+	return strcmp(id->variant, "?") ? id->variant : id->allocator;
+}
+
+char *run_label(const struct run_id *ids, int r)
+{
+	const char *name = label_name(&ids[r]);
+
+	for (int q = 0; q < r; q++)
+		if (!strcmp(label_name(&ids[q]), name))
+			return xasprintf("%s#%d", name, r + 1);
+	return xstrdup(name);
+}
+
+/*
+ * The tree, the rest of the kernel config (under whichever name the
+ * results carry it) and the guest's shape.
+ */
+const struct run_field run_same_fields[] = {
+	{ "kernel.tree", "kernel tree" },
+	{ "kernel.common_config_sha256", "non-allocator config" },
+	{ "kernel.config_fingerprint", "config fingerprint" },
+	{ "kernel.common_config", "non-allocator config" },
+	{ "vm.cpus", "guest CPUs" },
+	{ "vm.mem_mb", "guest memory (MB)" },
+	{ "vm.cmdline", "kernel command line" },
+};
+const size_t nr_run_same_fields = ARRAY_SIZE(run_same_fields);
+
+const cJSON *run_field(const cJSON *doc, const struct run_field *f)
+{
+	return json_at(doc, f->path);
+}
+
+const char *run_status(const cJSON *doc)
+{
+	return json_str_at(doc, "status");
+}
+
+const char *run_workload(const cJSON *doc)
+{
+	const cJSON *name = json_at(doc, "workload.name");
+
+	return cJSON_IsString(name) ? name->valuestring : NULL;
+}
+
+const cJSON *run_allocator_config(const cJSON *doc)
+{
+	return json_at(doc, "kernel.allocator_config");
+}
+
+int run_nr_boots(const cJSON *doc)
+{
+	return cJSON_GetArraySize(json_at(doc, "boots"));
+}
+
+double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field)
+{
+	const cJSON *snap = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
+
+	return json_num_at(json_at(json_at(snap, when), "meminfo"), field);
+}
+
+int run_nr_tests(const cJSON *doc)
+{
+	return cJSON_GetArraySize(json_at(doc, "tests"));
+}
+
+const cJSON *run_test(const cJSON *doc, int i)
+{
+	return cJSON_GetArrayItem(json_at(doc, "tests"), i);
+}
+
+const char *test_name(const cJSON *t)
+{
+	return json_str_at(t, "test");
+}
+
+const char *test_spec(const cJSON *t)
+{
+	const cJSON *spec = json_at(t, "spec");
+
+	return cJSON_IsString(spec) ? spec->valuestring : NULL;
+}
+
+const cJSON *test_param(const cJSON *t, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(json_at(t, "params"), key);
+}
+
+double test_param_num(const cJSON *t, const char *key)
+{
+	const cJSON *v = test_param(t, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *test_param_str(const cJSON *t, const char *key)
+{
+	const cJSON *v = test_param(t, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+const cJSON *test_metrics(const cJSON *t)
+{
+	return json_at(t, "metrics");
+}
+
+const cJSON *test_metric(const cJSON *t, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(test_metrics(t), name);
+}
+
+const cJSON *test_profile(const cJSON *t)
+{
+	return json_at(t, "profile");
+}
+
+const char *profile_symbol(const cJSON *entry)
+{
+	return json_str_at(entry, "symbol");
+}
+
+double profile_percent(const cJSON *entry)
+{
+	return json_num_at(entry, "percent");
+}
+
+const char *metric_unit(const cJSON *m)
+{
+	return json_str_at(m, "unit");
+}
+
+const char *metric_better(const cJSON *m)
+{
+	return json_str_at(m, "better");
+}
+
+bool metric_higher_better(const cJSON *m)
+{
+	return !strcmp(metric_better(m), "higher");
+}
+
+const cJSON *metric_samples(const cJSON *m)
+{
+	return json_at(m, "samples");
+}
+
+const cJSON *metric_labels(const cJSON *m)
+{
+	return json_at(m, "labels");
+}
+
+double metric_label_num(const cJSON *m, const char *key)
+{
+	return json_num_at(metric_labels(m), key);
+}
+
+double metric_mean(const cJSON *m)
+{
+	return json_num_at(m, "summary.mean");
+}
+
+double metric_stddev(const cJSON *m)
+{
+	return json_num_at(m, "summary.stddev");
+}
+
+double metric_cov(const cJSON *m)
+{
+	return json_num_at(m, "summary.cov");
+}
+
+void metric_summarize(const cJSON *m, struct summary *s)
+{
+	const cJSON *samples = metric_samples(m), *x;
+	size_t n = cJSON_GetArraySize(samples), i = 0;
+	double *v = xcalloc(n, sizeof(*v));
+
+	cJSON_ArrayForEach(x, samples)
+		v[i++] = x->valuedouble;
+	summarize(v, n, s);
+	free(v);
+}
+
+int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
+{
+	const cJSON *t = run_test(doc, test);
+	const cJSON *mgmt = cJSON_GetArrayItem(json_at(t, "extra.management"), 0);
+
+	if (strcmp(test_name(t), "overhead"))
+		return -1;
+	m->size = test_param_num(t, "size");
+	m->count = test_param_num(t, "count");
+	m->total = metric_mean(test_metric(t, "bytes_per_object"));
+	m->rounding = metric_mean(test_metric(t, "rounding_bytes_per_object"));
+	m->tail = metric_mean(test_metric(t, "tail_waste_bytes_per_object"));
+	m->idle = metric_mean(test_metric(t, "idle_bytes_per_object"));
+	m->slab_pages = metric_mean(test_metric(t, "slab_pages"));
+	m->held_free_pages = metric_mean(test_metric(t, "held_after_free_pages"));
+	m->held_shrink_pages = metric_mean(test_metric(t, "held_after_shrink_pages"));
+	/* SLOB keeps no structures of its own per cache: none reported. */
+	m->management = 0;
+	if (mgmt)
+		m->management = (json_num_at(mgmt, "kmem_cache_bytes") +
+				 json_num_at(mgmt, "per_cpu_bytes") * json_num_at(mgmt, "possible_cpus") +
+				 json_num_at(mgmt, "per_node_bytes") * json_num_at(mgmt, "nodes")) / m->count;
+	return isnan(m->size) || isnan(m->count) || isnan(m->total) || m->count <= 0 ? -1 : 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results schema: where each figure of a results document lives,
+ * read through typed accessors. Every dotted path of a results document
+ * is spelled here (schema.c), and nowhere else that reads one.
+ */
+#ifndef SLABBENCH_SCHEMA_H
+#define SLABBENCH_SCHEMA_H
+
+#include "stats.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Who ran what, where: strings are "?" and numbers NAN when unknown. */
+struct run_id {
+	const char *path;	/* the file it came from, or "?" */
+	char *label;		/* run_label(): the variant, made unique */
+	const char *allocator;	/* as the guest's module saw it: "SLUB" */
+	const char *variant, *release, *tree, *build_hash, *common_config;
+	const char *accel, *qemu, *cmdline, *host_cpu;
+	double cpus, mem_mb;
+	bool emulated;		/* times from an emulated clock (not KVM) */
+};
+
+/*
+ * The identities of @n runs, labelled; @paths may be NULL. Free with
+ * run_ids_free().
+ */
+struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n);
+void run_ids_free(struct run_id *ids, int n);
+/*
+ * The label of ids[r] among ids[0..r]: its variant (what --alloc took),
+ * else its allocator, with "#N" (N = r + 1) when an earlier run has it.
+ */
+char *run_label(const struct run_id *ids, int r);
+
+/* What must be equal for a difference between runs to be the allocator's. */
+struct run_field {
+	const char *path, *what;
+};
+extern const struct run_field run_same_fields[];
+extern const size_t nr_run_same_fields;
+/* The value of @f in @doc; NULL if the run does not record it. */
+const cJSON *run_field(const cJSON *doc, const struct run_field *f);
+
+/* "complete", "partial", ...; "?" if none. */
+const char *run_status(const cJSON *doc);
+/* The workload's name; NULL if none. */
+const char *run_workload(const cJSON *doc);
+/* The allocator's config lines ("CONFIG_SLUB=y"), an array or NULL. */
+const cJSON *run_allocator_config(const cJSON *doc);
+int run_nr_boots(const cJSON *doc);
+/* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
+double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
+
+int run_nr_tests(const cJSON *doc);
+/* Test @i of @doc; NULL past the last. */
+const cJSON *run_test(const cJSON *doc, int i);
+/* The module's test name ("sizes"), "?" if none. */
+const char *test_name(const cJSON *t);
+/* Its spec ("test=sizes api=kmalloc"), NULL if none. */
+const char *test_spec(const cJSON *t);
+/* Parameter @key of the test as it ran; NULL if absent. */
+const cJSON *test_param(const cJSON *t, const char *key);
+double test_param_num(const cJSON *t, const char *key);
+/* A string parameter, "?" if it is not one. */
+const char *test_param_str(const cJSON *t, const char *key);
+/* The metrics object, each member a metric named by its key; or NULL. */
+const cJSON *test_metrics(const cJSON *t);
+/* Metric @name of the test; NULL if absent. */
+const cJSON *test_metric(const cJSON *t, const char *name);
+/* perf's hottest symbols while the test ran, an array; NULL if none. */
+const cJSON *test_profile(const cJSON *t);
+const char *profile_symbol(const cJSON *entry);
+double profile_percent(const cJSON *entry);
+
+/* Of one metric: */
+const char *metric_unit(const cJSON *m);
+/* "lower" or "higher" when valid. */
+const char *metric_better(const cJSON *m);
+bool metric_higher_better(const cJSON *m);
+/* Every sample, an array (checked by the reader); NULL if none. */
+const cJSON *metric_samples(const cJSON *m);
+/* A sweep point's labels ({"size": 64}), or NULL. */
+const cJSON *metric_labels(const cJSON *m);
+/* Label @key of a sweep point; NAN if it has none. */
+double metric_label_num(const cJSON *m, const char *key);
+/* The recorded summary (results_summarize), NAN when absent. */
+double metric_mean(const cJSON *m);
+double metric_stddev(const cJSON *m);
+double metric_cov(const cJSON *m);
+/* A summary computed afresh from the samples. */
+void metric_summarize(const cJSON *m, struct summary *s);
+
+/* One overhead test of one run, per object unless named otherwise. */
+struct mem_breakdown {
+	double size, count;
+	double total;		/* bytes_per_object: all of the below */
+	double rounding, tail, idle;
+	double management;	/* the cache's own structures, per object */
+	double slab_pages, held_free_pages, held_shrink_pages;
+};
+
+/* Fills @m from overhead test @test of @doc; -1 if it is not one. */
+int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m);
+
+#endif
