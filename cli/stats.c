@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics over raw samples: summaries, Welch's t-test and percent
+ * changes with their confidence intervals (t quantiles from GSL).
+ */
 #define _GNU_SOURCE
 #include "stats.h"
 #include "util.h"

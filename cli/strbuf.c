@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A growing string, appended to printf-style, for tables and reports. */
 #include "strbuf.h"
 #include "util.h"
 

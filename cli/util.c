@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers every subcommand shares: messages, allocation that cannot
+ * fail, atomic files, the project's paths, progress, child processes.
+ */
 #define _GNU_SOURCE
 #include "util.h"
 

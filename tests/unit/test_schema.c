@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The results schema's accessors on real results, and the label rule. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "json.h"
+#include "results.h"
+#include "schema.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char *const paths[] = {
+	"tests/data/report-slab.json", "tests/data/report-slub.json",
+};
+
+static void test_identity(const cJSON *const *docs)
+{
+	struct run_id *ids = run_ids(paths, docs, 2);
+
+	CHECK_STR(ids[0].label, "slab", "identity: the label is the variant");
+	CHECK_STR(ids[1].allocator, "SLUB", "identity: the allocator, from the guest's module");
+	CHECK_STR(ids[0].release, "6.1.192", "identity: the kernel release");
+	CHECK_STR(ids[0].tree, "6.1", "identity: the kernel tree");
+	CHECK_STR(ids[0].accel, "tcg", "identity: the accelerator");
+	CHECK(ids[0].emulated, "identity: TCG time is emulated");
+	CHECK(ids[0].cpus == 2 && ids[0].mem_mb == 512, "identity: the guest's shape");
+	CHECK_STR(ids[0].cmdline, "", "identity: no extra kernel parameters");
+	CHECK(ids[1].path == paths[1], "identity: the file it came from");
+	run_ids_free(ids, 2);
+	ids = run_ids(NULL, docs, 1);
+	CHECK_STR(ids[0].path, "?", "identity: no path given, none made up");
+	run_ids_free(ids, 1);
+}
+
+static cJSON *doc_of(const char *variant, const char *allocator)
+{
+	cJSON *doc = cJSON_CreateObject();
+
+	if (variant)
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
+	if (allocator)
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "guest"),
+								"info"), "allocator", allocator);
+	return doc;
+}
+
+static void test_labels(void)
+{
+	cJSON *docs[] = {
+		doc_of("slub", "SLUB"), doc_of("slub-6.12", "SLUB"), doc_of("slub", "SLUB"),
+		doc_of(NULL, "SLAB"), doc_of(NULL, NULL),
+	};
+	struct run_id *ids = run_ids(NULL, (const cJSON *const *)docs, 5);
+
+	CHECK_STR(ids[0].label, "slub", "label: the variant");
+	CHECK_STR(ids[1].label, "slub-6.12", "label: variants of one allocator stay apart");
+	CHECK_STR(ids[2].label, "slub#3", "label: a repeated variant gets its position");
+	CHECK_STR(ids[3].label, "SLAB", "label: no variant recorded, the allocator");
+	CHECK_STR(ids[4].label, "?", "label: neither recorded, unknown");
+	run_ids_free(ids, 5);
+	for (size_t i = 0; i < ARRAY_SIZE(docs); i++)
+		cJSON_Delete(docs[i]);
+}
+
+static void test_run(const cJSON *doc)
+{
+	const cJSON *fast = run_test(doc, 0), *sizes = run_test(doc, 5), *m;
+	struct summary s;
+
+	CHECK_STR(run_status(doc), "complete", "run: status");
+	CHECK_STR(run_workload(doc), "default", "run: workload name");
+	CHECK(run_nr_tests(doc) == 14 && run_test(doc, 14) == NULL, "run: 14 tests, no 15th");
+	CHECK(run_nr_boots(doc) == 1, "run: one boot");
+	CHECK(boot_meminfo(doc, 0, "before", "Slab") == 4388, "boot: meminfo before, in kB");
+	CHECK(isnan(boot_meminfo(doc, 1, "before", "Slab")), "boot: none past the last");
+	CHECK_STR(test_name(fast), "fastpath", "test: the module's name");
+	CHECK_STR(test_spec(fast), "test=fastpath api=cache size=64 iters=200000 repeats=15",
+		  "test: the spec");
+	CHECK(test_param_num(fast, "size") == 64, "test: a number parameter");
+	CHECK_STR(test_param_str(fast, "api"), "cache", "test: a string parameter");
+	CHECK_STR(test_param_str(fast, "size"), "?", "test: a number is not a string");
+	m = test_metric(fast, "ns_per_op");
+	CHECK_STR(metric_unit(m), "ns", "metric: unit");
+	CHECK(!metric_higher_better(m) && !strcmp(metric_better(m), "lower"),
+	      "metric: lower is better");
+	CHECK(cJSON_GetArraySize(metric_samples(m)) == 15, "metric: every sample");
+	metric_summarize(m, &s);
+	CHECK_NEAR(s.mean, metric_mean(m), 1e-9, "metric: the summary agrees with its samples");
+	CHECK(test_metric(fast, "no_such_metric") == NULL && isnan(metric_mean(NULL)),
+	      "metric: an absent one is NULL, its mean NAN");
+	m = test_metric(sizes, "ns_per_op[size=64]");
+	CHECK(metric_label_num(m, "size") == 64 && metric_labels(m), "metric: a sweep point's label");
+	CHECK(isnan(metric_label_num(test_metric(fast, "ns_per_op"), "size")),
+	      "metric: no labels outside a sweep");
+}
+
+static void test_json(void)
+{
+	cJSON *o = cJSON_Parse("{\"a\":{\"b\":{\"c\":3,\"s\":\"x\"}},\"l\":[\"p\",1,\"q\"]}");
+
+	CHECK(json_num_at(o, "a.b.c") == 3, "json: a number by path");
+	CHECK_STR(json_str_at(o, "a.b.s"), "x", "json: a string by path");
+	CHECK(isnan(json_num_at(o, "a.b.s")) && !strcmp(json_str_at(o, "a.b.c"), "?"),
+	      "json: the wrong type is NAN or \"?\"");
+	CHECK(json_at(o, "a.x.c") == NULL && json_at(NULL, "a") == NULL, "json: absent is NULL");
+	CHECK(json_has_string(json_at(o, "l"), "q") && !json_has_string(json_at(o, "l"), "1"),
+	      "json: a string in an array, numbers aside");
+	cJSON_Delete(o);
+}
+
+int main(void)
+{
+	cJSON *docs[2];
+
+	for (int i = 0; i < 2; i++)
+		docs[i] = results_load(paths[i]);
+	CHECK(docs[0] && docs[1], "both results files load");
+	if (docs[0] && docs[1]) {
+		test_identity((const cJSON *const *)docs);
+		test_run(docs[0]);
+	}
+	test_labels();
+	test_json();
+	for (int i = 0; i < 2; i++)
+		cJSON_Delete(docs[i]);
+	return check_done();
+}
