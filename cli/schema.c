@@ -12,30 +12,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where each string of a run's identity lives. */
+static const struct {
+	size_t off;
+	const char *path;
+} id_strings[] = {
+	{ offsetof(struct run_id, allocator), "guest.info.allocator" },
+	{ offsetof(struct run_id, variant), "kernel.variant" },
+	{ offsetof(struct run_id, release), "kernel.release" },
+	{ offsetof(struct run_id, tree), "kernel.tree" },
+	{ offsetof(struct run_id, build_hash), "kernel.build_hash" },
+	{ offsetof(struct run_id, common_config), "kernel.common_config_sha256" },
+	{ offsetof(struct run_id, accel), "vm.accel" },
+	{ offsetof(struct run_id, qemu), "vm.qemu" },
+	{ offsetof(struct run_id, cmdline), "vm.cmdline" },
+	{ offsetof(struct run_id, host_cpu), "host.cpu_model" },
+};
+
 struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n)
 {
 	struct run_id *ids = xcalloc(n, sizeof(*ids));
 
 	for (int r = 0; r < n; r++) {
-		const cJSON *d = docs[r];
+		struct run_id *id = &ids[r];
 
-		ids[r] = (struct run_id){
-			.path = paths ? paths[r] : "?",
-			.allocator = json_str_at(d, "guest.info.allocator"),
-			.variant = json_str_at(d, "kernel.variant"),
-			.release = json_str_at(d, "kernel.release"),
-			.tree = json_str_at(d, "kernel.tree"),
-			.build_hash = json_str_at(d, "kernel.build_hash"),
-			.common_config = json_str_at(d, "kernel.common_config_sha256"),
-			.accel = json_str_at(d, "vm.accel"),
-			.qemu = json_str_at(d, "vm.qemu"),
-			.cmdline = json_str_at(d, "vm.cmdline"),
-			.host_cpu = json_str_at(d, "host.cpu_model"),
-			.cpus = json_num_at(d, "vm.cpus"),
-			.mem_mb = json_num_at(d, "vm.mem_mb"),
-			.emulated = cJSON_IsTrue(json_at(d, "vm.emulated_time")),
-		};
-		ids[r].label = run_label(ids, r);
+		id->path = paths ? paths[r] : "?";
+		for (size_t i = 0; i < ARRAY_SIZE(id_strings); i++)
+			*(const char **)((char *)id + id_strings[i].off) =
+				json_str_at(docs[r], id_strings[i].path);
+		id->cpus = json_num_at(docs[r], "vm.cpus");
+		id->mem_mb = json_num_at(docs[r], "vm.mem_mb");
+		id->emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time"));
+		id->label = run_label(ids, r);
 	}
 	return ids;
 }
@@ -144,16 +152,12 @@ const cJSON *test_param(const cJSON *t, const char *key)
 
 double test_param_num(const cJSON *t, const char *key)
 {
-	const cJSON *v = test_param(t, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	return json_num_at(json_at(t, "params"), key);
 }
 
 const char *test_param_str(const cJSON *t, const char *key)
 {
-	const cJSON *v = test_param(t, key);
-
-	return cJSON_IsString(v) ? v->valuestring : "?";
+	return json_str_at(json_at(t, "params"), key);
 }
 
 const cJSON *test_metrics(const cJSON *t)
