@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The results schema: where each figure of a results document lives,
- * read through typed accessors. Every dotted path of a results document
- * is spelled here (schema.c), and nowhere else that reads one.
+ * read through typed accessors. compare, report, plot and bench read
+ * results only through these; results.c, which builds the documents,
+ * is the one other file that spells their paths.
  */
 #ifndef SLABBENCH_SCHEMA_H
 #define SLABBENCH_SCHEMA_H
