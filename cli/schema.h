@@ -2,8 +2,8 @@
 /*
  * The results schema: where each figure of a results document lives,
  * read through typed accessors. compare, report, plot and bench read
- * results only through these; results.c, which builds the documents,
- * is the one other file that spells their paths.
+ * results only through these; the builders of the documents (results.c
+ * and cmd_run.c) are the only other places that spell their paths.
  */
 #ifndef SLABBENCH_SCHEMA_H
 #define SLABBENCH_SCHEMA_H
