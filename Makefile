@@ -15,17 +15,19 @@ BUILD := build
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
-	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm
 
 # Unit tests also link zlib: tests/unit/png.h checks the charts.
 # Every cli/*.c is a library shared by the commands and the unit tests,
-# except the program's entry, the commands and the guest agent's parts.
+# except the program's entry and the commands; so is the macro workloads'
+# parameter table, which the guest agent (vm/agent/) is built with too.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
-AGENT_SRC := cli/agent.c $(wildcard cli/agent_*.c)
-CLI_LIB := $(filter-out cli/slabbench.c $(AGENT_SRC) $(CLI_CMDS),$(wildcard cli/*.c))
-CLI_HDRS := $(wildcard cli/*.h)
+AGENT_SRC := $(wildcard vm/agent/*.c)
+AGENT_HDRS := $(wildcard vm/agent/*.h) include/uapi/linux/slabbench.h
+CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c
+CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 all: $(BUILD)/slabbench $(BUILD)/slabbench-agent
@@ -35,9 +37,9 @@ $(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(LIBS)
 
 # The guest has no libraries: the agent is static.
-$(BUILD)/slabbench-agent: $(AGENT_SRC) cli/agent.h Makefile
+$(BUILD)/slabbench-agent: $(AGENT_SRC) $(AGENT_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -static -o $@ $(AGENT_SRC)
+	$(CC) -std=gnu11 $(WARN) -Iinclude/uapi $(CFLAGS) -static -o $@ $(AGENT_SRC)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include "check.h"
+#include "macro.h"
+#include "macro_table.h"
 #include "workload.h"
 
 #include "util.h"
@@ -119,11 +121,36 @@ static void test_catalogue(void)
 	      "--repeat beyond the bound of repeats is refused");
 }
 
+/* What the agent takes on trust from the table it shares with the host. */
+static void test_macro_table(void)
+{
+	char *spec = macro_spec("test=hackbench loops=7");
+
+	CHECK_STR(spec, "test=hackbench loops=7 groups=10 mode=process ipc=socket repeats=5",
+		  "macro_spec appends the table's defaults");
+	free(spec);
+	for (int i = 0; i < MACRO_NR; i++) {
+		const struct macro_workload *m = &macro_workloads[i];
+		int n = 0, bounded = 1;
+
+		for (const struct macro_param *p = m->params; p->name; p++, n++) {
+			bounded &= p->min <= p->def && p->def <= p->max;
+			if (p->choices)
+				bounded &= p->min >= 0 && p->choices[p->max] != NULL;
+			if (!strcmp(p->name, "repeats"))
+				bounded &= p->min >= 1 && p->max <= MACRO_MAX_REPEATS;
+		}
+		CHECK(n <= MACRO_MAX_PARAMS && bounded && macro_find(m->name) == m,
+		      "macro %s: %d parameters, defaults within bounds", m->name, n);
+	}
+}
+
 int main(void)
 {
 	test_valid();
 	test_invalid();
 	test_shipped();
 	test_catalogue();
+	test_macro_table();
 	return check_done();
 }

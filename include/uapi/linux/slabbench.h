@@ -10,6 +10,9 @@
 #ifndef _UAPI_LINUX_SLABBENCH_H
 #define _UAPI_LINUX_SLABBENCH_H
 
+/* The module's name: delete_module(), and the "module" member of info. */
+#define SB_MODULE_NAME		"slabbench"
+
 /* The module's debugfs directory and its files, all root-only. */
 #define SB_DEBUGFS_DIR		"slabbench"
 #define SB_FILE_INFO		"info"		/* what it runs on (JSON) */

@@ -1,83 +1,109 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The macro workloads the guest agent runs beside the module's tests:
- * hackbench (perf bench sched messaging), a negative-dentry storm, and
- * socket or file churn. Each reports its own figure per repeat and the
- * slab caches that grew most over its run, in a result frame shaped like
- * the module's, so that results, compare, report and plot take them as
- * they take the module's tests. cli/macro.c describes the parameters.
+ * Plan verb macro: the userspace workloads of macro_table.c (hackbench,
+ * a negative-dentry storm, socket or file churn), each reporting its own
+ * figure per repeat and the slab caches that grew most over its run, in a
+ * result frame shaped like the module's, so that results, compare, report
+ * and plot take them as they take the module's tests.
  */
 #define _GNU_SOURCE
 #include "agent.h"
+#include "macro_table.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
+#include <linux/slabbench.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define PERF "/usr/bin/perf"
-#define PERF_DATA "/tmp/perf.data"
-#define MAX_PARAMS 8
-#define MAX_REPEATS 100
 #define TOP_CACHES 5
 
+/* A spec resolved against the table: every parameter, in its order. */
 struct spec {
-	char *buf;
-	char *test;
-	int n;
-	char *key[MAX_PARAMS], *val[MAX_PARAMS];
+	const struct macro_workload *m;
+	/* An enum's choice, or the number. */
+	long num[MACRO_MAX_PARAMS];
 };
 
-static int spec_parse(const char *text, struct spec *s)
+/* The value of @p given as @word; -1 if it is out of its bounds. */
+static long param_value(const struct macro_param *p, const char *word)
 {
-	char *save = NULL, *tok;
-
-	memset(s, 0, sizeof(*s));
-	s->buf = strdup(text);
-	for (tok = strtok_r(s->buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq || s->n == MAX_PARAMS)
-			return -1;
-		*eq = '\0';
-		if (!strcmp(tok, "test")) {
-			s->test = eq + 1;
-		} else {
-			s->key[s->n] = tok;
-			s->val[s->n++] = eq + 1;
-		}
-	}
-	return s->test ? 0 : -1;
-}
-
-static const char *spec_word(const struct spec *s, const char *key)
-{
-	for (int i = 0; i < s->n; i++)
-		if (!strcmp(s->key[i], key))
-			return s->val[i];
-	return NULL;
-}
-
-/* A parameter's value; -1 when it is missing or not a number. */
-static long spec_num(const struct spec *s, const char *key)
-{
-	const char *v = spec_word(s, key);
 	char *end;
 	long n;
 
-	if (!v)
+	if (p->choices) {
+		for (n = p->min; n <= p->max; n++)
+			if (!strcmp(p->choices[n], word))
+				return n;
 		return -1;
+	}
 	errno = 0;
-	n = strtol(v, &end, 10);
-	return *end || errno || n < 0 ? -1 : n;
+	n = strtol(word, &end, 10);
+	return *end || end == word || errno || n < p->min || n > p->max ? -1 : n;
+}
+
+/*
+ * "test=NAME key=value ...": every key one of NAME's parameters, within
+ * its bounds; a parameter not given takes its default (the host gives all).
+ */
+static int spec_parse(char *text, struct spec *s, char *why, size_t whylen)
+{
+	char *save = NULL, *tok, *key[MACRO_MAX_PARAMS], *val[MACRO_MAX_PARAMS];
+	const char *test = NULL;
+	int n = 0, i, k;
+
+	for (tok = strtok_r(text, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || (n == MACRO_MAX_PARAMS && strncmp(tok, "test=", 5))) {
+			snprintf(why, whylen, SB_VERB_MACRO ": expected test=NAME key=value ...");
+			return -1;
+		}
+		*eq = '\0';
+		if (!strcmp(tok, "test")) {
+			test = eq + 1;
+		} else {
+			key[n] = tok;
+			val[n++] = eq + 1;
+		}
+	}
+	s->m = test ? macro_find(test) : NULL;
+	if (!s->m) {
+		snprintf(why, whylen, SB_VERB_MACRO ": no workload named %s", test ? test : "");
+		return -1;
+	}
+	for (i = 0; s->m->params[i].name; i++)
+		s->num[i] = s->m->params[i].def;
+	for (i = 0; i < n; i++) {
+		k = macro_param_index(s->m, key[i]);
+		if (k < 0 || (s->num[k] = param_value(&s->m->params[k], val[i])) < 0) {
+			snprintf(why, whylen, "%s: %s=%s: no such parameter, or out of bounds",
+				 s->m->name, key[i], val[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The "params" member: every parameter, as the module lists a test's. */
+static void params_json(FILE *out, const struct spec *s)
+{
+	fputs("\"params\":{", out);
+	for (int i = 0; s->m->params[i].name; i++) {
+		const struct macro_param *p = &s->m->params[i];
+
+		if (p->choices)
+			fprintf(out, "%s\"%s\":\"%s\"", i ? "," : "", p->name,
+				p->choices[s->num[i]]);
+		else
+			fprintf(out, "%s\"%s\":%ld", i ? "," : "", p->name, s->num[i]);
+	}
+	fputs("}", out);
 }
 
 struct cache {
@@ -168,30 +194,26 @@ static void metric(FILE *out, bool first, const char *name, const char *unit, bo
 /* hackbench: seconds per run of perf bench sched messaging. */
 static int hackbench(const struct spec *s, FILE *out, char *why, size_t whylen)
 {
-	long groups = spec_num(s, "groups"), loops = spec_num(s, "loops");
-	long repeats = spec_num(s, "repeats");
-	const char *mode = spec_word(s, "mode"), *ipc = spec_word(s, "ipc");
-	double secs[MAX_REPEATS];
+	long repeats = s->num[HACKBENCH_REPEATS];
+	double secs[MACRO_MAX_REPEATS];
 	char g[24], l[24];
-	char *argv[] = { PERF, "bench", "sched", "messaging", "-g", g, "-l", l, NULL, NULL, NULL };
+	char *argv[] = { SB_GUEST_PERF, "bench", "sched", "messaging", "-g", g, "-l", l,
+			 NULL, NULL, NULL };
 	size_t len = 0;
 	int extra = 8;
 
-	if (groups < 1 || loops < 1 || repeats < 1 || repeats > MAX_REPEATS || !mode || !ipc) {
-		snprintf(why, whylen, "hackbench: groups, loops, repeats, mode and ipc are needed");
-		return -1;
-	}
-	snprintf(g, sizeof(g), "%ld", groups);
-	snprintf(l, sizeof(l), "%ld", loops);
-	if (!strcmp(mode, "thread"))
+	snprintf(g, sizeof(g), "%ld", s->num[HACKBENCH_GROUPS]);
+	snprintf(l, sizeof(l), "%ld", s->num[HACKBENCH_LOOPS]);
+	if (s->num[HACKBENCH_MODE] == HACKBENCH_THREAD)
 		argv[extra++] = "-t";
-	if (!strcmp(ipc, "pipe"))
+	if (s->num[HACKBENCH_IPC] == HACKBENCH_PIPE)
 		argv[extra++] = "-p";
 	for (long r = 0; r < repeats; r++) {
 		char *text = capture(argv, &len), *total = text ? strstr(text, "Total time:") : NULL;
 
 		if (!total || sscanf(total, "Total time: %lf", &secs[r]) != 1) {
-			snprintf(why, whylen, "hackbench: %s bench sched messaging failed", PERF);
+			snprintf(why, whylen, "hackbench: %s bench sched messaging failed",
+				 SB_GUEST_PERF);
 			free(text);
 			return -1;
 		}
@@ -219,14 +241,12 @@ static int dentry_state(double *dentries, double *negative)
  */
 static int dentry(const struct spec *s, FILE *out, char *why, size_t whylen)
 {
-	long names = spec_num(s, "names"), repeats = spec_num(s, "repeats");
-	double rate[MAX_REPEATS], grown[MAX_REPEATS], negative[MAX_REPEATS];
+	long names = s->num[DENTRY_NAMES], repeats = s->num[DENTRY_REPEATS];
+	double rate[MACRO_MAX_REPEATS], grown[MACRO_MAX_REPEATS], negative[MACRO_MAX_REPEATS];
 	int dir = open("/sys/kernel", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (names < 1 || repeats < 1 || repeats > MAX_REPEATS || dir < 0) {
-		snprintf(why, whylen, "dentry: names and repeats are needed, and /sys/kernel");
-		if (dir >= 0)
-			close(dir);
+	if (dir < 0) {
+		snprintf(why, whylen, "dentry: /sys/kernel: %s", strerror(errno));
 		return -1;
 	}
 	for (long r = 0; r < repeats; r++) {
@@ -264,15 +284,10 @@ static int dentry(const struct spec *s, FILE *out, char *why, size_t whylen)
 /* Create and close: AF_UNIX sockets, or files on tmpfs (and unlink). */
 static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 {
-	long count = spec_num(s, "count"), repeats = spec_num(s, "repeats");
-	const char *kind = spec_word(s, "kind");
-	bool sockets = kind && !strcmp(kind, "socket");
-	double rate[MAX_REPEATS];
+	long count = s->num[CHURN_COUNT], repeats = s->num[CHURN_REPEATS];
+	bool sockets = s->num[CHURN_KIND] == CHURN_SOCKET;
+	double rate[MACRO_MAX_REPEATS];
 
-	if (count < 1 || repeats < 1 || repeats > MAX_REPEATS || !kind) {
-		snprintf(why, whylen, "churn: kind, count and repeats are needed");
-		return -1;
-	}
 	for (long r = 0; r < repeats; r++) {
 		double t = now_s();
 
@@ -282,7 +297,9 @@ static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 						0600);
 
 			if (fd < 0) {
-				snprintf(why, whylen, "churn: %s: %s", kind, strerror(errno));
+				snprintf(why, whylen, "churn: %s: %s",
+					 s->m->params[CHURN_KIND].choices[s->num[CHURN_KIND]],
+					 strerror(errno));
 				return -1;
 			}
 			close(fd);
@@ -295,13 +312,12 @@ static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int (*run)(const struct spec *s, FILE *out, char *why, size_t whylen);
-} macros[] = {
-	{ "hackbench", hackbench },
-	{ "dentry", dentry },
-	{ "churn", churn },
+/* Each workload of macro_table.c. */
+static int (*const macros[MACRO_NR])(const struct spec *s, FILE *out, char *why,
+				     size_t whylen) = {
+	[MACRO_HACKBENCH] = hackbench,
+	[MACRO_DENTRY] = dentry,
+	[MACRO_CHURN] = churn,
 };
 
 static void send_error(const char *index, const char *why)
@@ -310,41 +326,31 @@ static void send_error(const char *index, const char *why)
 	int n = snprintf(buf, sizeof(buf), "{\"error\":\"%s\",\"errno\":22}\n", why);
 
 	say("%s", why);
-	send_frame("error", index, buf, n);
+	send_frame(SB_FRAME_ERROR, index, buf, n);
 }
 
-int macro_run(const char *index, const char *text)
+int macro_run(const char *index, char *text)
 {
 	struct cache *before = NULL, *after = NULL;
-	int nb, na, ret = -1;
+	int nb, na, ret;
 	char why[256] = "", *json = NULL;
 	double slab_kb;
 	size_t len = 0;
 	struct spec s;
 	FILE *out;
 
-	say("macro %s", text);
-	if (spec_parse(text, &s)) {
-		send_error(index, "macro: expected test=NAME key=value ...");
-		free(s.buf);
+	say(SB_VERB_MACRO " %s", text);
+	if (spec_parse(text, &s, why, sizeof(why))) {
+		send_error(index, why);
 		return -1;
 	}
 	out = open_memstream(&json, &len);
-	fprintf(out, "{\"test\":\"%s\",\"params\":{", s.test);
-	for (int i = 0; i < s.n; i++) {
-		bool number = spec_num(&s, s.key[i]) >= 0;
-
-		fprintf(out, "%s\"%s\":%s%s%s", i ? "," : "", s.key[i], number ? "" : "\"",
-			s.val[i], number ? "" : "\"");
-	}
-	fputs("},\"metrics\":{", out);
+	fprintf(out, "{\"test\":\"%s\",", s.m->name);
+	params_json(out, &s);
+	fputs(",\"metrics\":{", out);
 	nb = slabinfo_read(&before);
 	slab_kb = meminfo_kb("Slab");
-	for (size_t i = 0; i < sizeof(macros) / sizeof(macros[0]); i++)
-		if (!strcmp(macros[i].name, s.test))
-			ret = macros[i].run(&s, out, why, sizeof(why));
-	if (ret && !why[0])
-		snprintf(why, sizeof(why), "macro: no workload named %s", s.test);
+	ret = macros[s.m - macro_workloads](&s, out, why, sizeof(why));
 	na = slabinfo_read(&after);
 	fprintf(out, "},\"slab_kb_delta\":%.0f,", meminfo_kb("Slab") - slab_kb);
 	slab_deltas(out, before, nb, after, na);
@@ -353,50 +359,9 @@ int macro_run(const char *index, const char *text)
 	if (ret)
 		send_error(index, why);
 	else
-		send_frame("result", index, json, len);
+		send_frame(SB_FRAME_RESULT, index, json, len);
 	free(json);
 	free(before);
 	free(after);
-	free(s.buf);
-	return ret;
-}
-
-int profile_run(const char *index, const char *spec,
-		int (*verb)(const char *index, const char *spec))
-{
-	char *record[] = { PERF, "record", "-a", "-e", "cpu-clock", "-F", "499", "-N",
-			   "-o", PERF_DATA, NULL };
-	char *report[] = { PERF, "report", "--stdio", "-i", PERF_DATA, "--sort", "sym",
-			   "--no-children", "-q", "--percent-limit", "0.5", NULL };
-	struct timespec pause = { 0, 50 * 1000 * 1000 };
-	struct stat st;
-	size_t len = 0;
-	char *text;
-	pid_t pid;
-	int ret, tries;
-
-	unlink(PERF_DATA);
-	pid = fork();
-	if (pid == 0) {
-		execv(PERF, record);
-		_exit(127);
-	}
-	if (pid < 0) {
-		say("profile: fork: %s", strerror(errno));
-		return -1;
-	}
-	/* perf writes its header once it records; emulated, that takes a while. */
-	for (tries = 0; tries < 200 && (stat(PERF_DATA, &st) || !st.st_size); tries++)
-		nanosleep(&pause, NULL);
-	ret = verb(index, spec);
-	kill(pid, SIGINT);
-	waitpid(pid, NULL, 0);
-	text = capture(report, &len);
-	if (!text) {
-		say("profile: %s report failed", PERF);
-		return -1;
-	}
-	send_frame("profile", index, text, len);
-	free(text);
 	return ret;
 }

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The agent's fuzzer of the module's debugfs interface (plan verb
- * "fuzz N SEED"), apart from the agent's main loop in cli/agent.c.
- */
+/* Plan verb fuzz: generated and hostile specs against the module's run file. */
 #define _GNU_SOURCE
 #include "agent.h"
 
@@ -10,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/slabbench.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,16 +24,13 @@
  * ENOMEM or EBUSY and leave {"error": ..., "errno": N} for the read.
  */
 
-/* SB_SPEC_MAX in kmod/slabbench.h: a write this long gets E2BIG. */
-#define SPEC_MAX 512
-#define TESTS_PATH "/sys/kernel/debug/slabbench/tests"
 #define FZ_NAME 32
 #define FZ_MAX_TESTS 32
 #define FZ_MAX_PARAMS 16
 #define FZ_MAX_CHOICES 8
 #define FZ_MAX_WORDS (FZ_MAX_PARAMS + 2)
 #define FZ_WORD 400
-/* Over-long specs reach this far past SPEC_MAX. */
+/* Over-long specs reach this far past SB_SPEC_MAX. */
 #define FZ_SPEC_CAP 8192
 /* Failing specs shown per case: enough to reproduce, short to read. */
 #define FZ_MAX_SHOWN 8
@@ -221,7 +216,7 @@ enum fz_kind {
 	K_ENUM,		/* enum words wrong */
 	K_BYTES,	/* random bytes in a valid spec */
 	K_RANDOM,	/* random bytes only */
-	K_LONG,		/* padded to SPEC_MAX - 1 and beyond */
+	K_LONG,		/* padded to SB_SPEC_MAX - 1 and beyond */
 	K_RELEASE,	/* "release" and near misses */
 	K_NR
 };
@@ -563,7 +558,7 @@ static void fz_bytes(struct rng *r, struct fz_words *w, struct fz_spec *s)
 	}
 }
 
-/* A valid spec padded to SPEC_MAX - 1 bytes, which must run, or beyond. */
+/* A valid spec padded to SB_SPEC_MAX - 1 bytes, which must run, or beyond. */
 static enum fz_expect fz_long(struct rng *r, struct fz_spec *s)
 {
 	static const char * const pads[] = { " ", "\t", "\n", "x=1 " };
@@ -573,23 +568,23 @@ static enum fz_expect fz_long(struct rng *r, struct fz_spec *s)
 
 	switch (rng_below(r, 4)) {
 	case 0:
-		target = SPEC_MAX - 1;
+		target = SB_SPEC_MAX - 1;
 		blank = true;
 		break;
 	case 1:
-		target = SPEC_MAX;
+		target = SB_SPEC_MAX;
 		break;
 	case 2:
-		target = SPEC_MAX + 1;
+		target = SB_SPEC_MAX + 1;
 		break;
 	default:
-		target = SPEC_MAX + rng_below(r, FZ_SPEC_CAP - SPEC_MAX + 1);
+		target = SB_SPEC_MAX + rng_below(r, FZ_SPEC_CAP - SB_SPEC_MAX + 1);
 	}
 	while (s->len < target) {
 		pad = pads[rng_below(r, blank ? 3 : ARRAY_SIZE(pads))];
 		fz_put(s, pad, target - s->len < strlen(pad) ? target - s->len : strlen(pad));
 	}
-	return target < SPEC_MAX ? X_RESULT : X_E2BIG;
+	return target < SB_SPEC_MAX ? X_RESULT : X_E2BIG;
 }
 
 static enum fz_expect fz_release(struct rng *r, struct fz_spec *s)
@@ -599,17 +594,17 @@ static enum fz_expect fz_release(struct rng *r, struct fz_spec *s)
 		size_t len;
 		enum fz_expect x;
 	} rel[] = {
-		{ LIT("release"), X_RELEASED },
-		{ LIT("release\n"), X_RELEASED },
-		{ LIT("release\0test=fastpath"), X_ANY },
-		{ LIT("release "), X_EINVAL },
-		{ LIT(" release"), X_EINVAL },
+		{ LIT(SB_SPEC_RELEASE), X_RELEASED },
+		{ LIT(SB_SPEC_RELEASE "\n"), X_RELEASED },
+		{ LIT(SB_SPEC_RELEASE "\0test=fastpath"), X_ANY },
+		{ LIT(SB_SPEC_RELEASE " "), X_EINVAL },
+		{ LIT(" " SB_SPEC_RELEASE), X_EINVAL },
 		{ LIT("Release"), X_EINVAL },
 		{ LIT("releas"), X_EINVAL },
-		{ LIT("release\n\n"), X_EINVAL },
-		{ LIT("release=1"), X_EINVAL },
-		{ LIT("test=release"), X_EINVAL },
-		{ LIT("release\nrelease"), X_EINVAL },
+		{ LIT(SB_SPEC_RELEASE "\n\n"), X_EINVAL },
+		{ LIT(SB_SPEC_RELEASE "=1"), X_EINVAL },
+		{ LIT("test=" SB_SPEC_RELEASE), X_EINVAL },
+		{ LIT(SB_SPEC_RELEASE "\n" SB_SPEC_RELEASE), X_EINVAL },
 	};
 	unsigned int i = rng_below(r, ARRAY_SIZE(rel));
 
@@ -686,7 +681,7 @@ static void fz_generate_one(struct rng *r, const struct fz_catalogue *c,
 	}
 	if (s->kind < K_BYTES)
 		fz_join(r, &w, shuffle, s);
-	if (s->len >= SPEC_MAX)
+	if (s->len >= SB_SPEC_MAX)
 		s->expect = X_E2BIG;
 }
 
@@ -871,13 +866,13 @@ static bool fz_as_expected(enum fz_expect x, enum fz_outcome o)
 	}
 }
 
-/* What the module reads: up to the first NUL; sysfs_streq("release"). */
+/* What the module reads: up to the first NUL; sysfs_streq(SB_SPEC_RELEASE). */
 static bool fz_is_release(const char *spec, size_t len)
 {
-	size_t n = strnlen(spec, len);
+	size_t n = strnlen(spec, len), r = strlen(SB_SPEC_RELEASE);
 
-	return (n == 7 || (n == 8 && spec[7] == '\n')) &&
-	       !strncmp(spec, "release", 7);
+	return (n == r || (n == r + 1 && spec[r] == '\n')) &&
+	       !strncmp(spec, SB_SPEC_RELEASE, r);
 }
 
 /* The last "errno" member: a reason may quote the word, never unescaped. */
@@ -898,7 +893,7 @@ static long fz_errno(const char *answer)
 static enum fz_outcome fz_send(const char *spec, size_t len, char **answer,
 			       char *why, size_t cap)
 {
-	int fd = open(RUN_PATH, O_RDWR | O_CLOEXEC), err = 0;
+	int fd = open(SB_PATH_RUN, O_RDWR | O_CLOEXEC), err = 0;
 	enum fz_outcome o;
 	size_t n = 0;
 	ssize_t done;
@@ -1062,12 +1057,12 @@ int fuzz_test(long n, uint64_t seed)
 	if (!cat || !s || !slow || !out || !bad_out || !missed_out)
 		goto out;
 	fprintf(out, "KTAP version 1\n1..4\n");
-	tests = read_path(TESTS_PATH, &tests_len);
+	tests = read_path(SB_PATH_TESTS, &tests_len);
 	if (tests)
 		catalogue = fz_parse_catalogue(tests, cat);
 	free(tests);
 	if (catalogue) {
-		fprintf(out, "# %s: no catalogue to build specs from\n", TESTS_PATH);
+		fprintf(out, "# %s: no catalogue to build specs from\n", SB_PATH_TESTS);
 		n = 0;
 	}
 	rng_seed(&r, seed);
@@ -1075,7 +1070,7 @@ int fuzz_test(long n, uint64_t seed)
 	for (k = 0; k < n; k++) {
 		/* A guest that hangs leaves only its console: how far it got. */
 		if (!(k % 1000))
-			say("fuzz: spec %ld of %ld", k, n);
+			say(SB_VERB_FUZZ ": spec %ld of %ld", k, n);
 		fz_generate(&r, cat, s);
 		t = now_s();
 		o = fz_send(s->buf, s->len, &answer, why, sizeof(why));
@@ -1140,7 +1135,7 @@ int fuzz_test(long n, uint64_t seed)
 		goto out;
 	}
 	out = NULL;
-	send_frame("file", "fuzz", ktap, len);
+	send_frame(SB_FRAME_FILE, SB_NAME_FUZZ, ktap, len);
 	ret = 0;
 out:
 	if (bad_out)

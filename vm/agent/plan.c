@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plan the host put into the initramfs, one verb a line (the verbs:
+ * SB_VERB_* in linux/slabbench.h), carried out line by line from a table
+ * of verbs; run, file, write and cmd are small enough to live here.
+ */
+#define _GNU_SOURCE
+#include "agent.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/slabbench.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A verb's arguments that do not parse: the plan stops there. */
+#define PLAN_BAD (-2)
+#define MAX_WORDS 64
+
+static int run_spec(const char *index, char *spec)
+{
+	int fd = open(SB_PATH_RUN, O_RDWR | O_CLOEXEC);
+	size_t len = 0;
+	char *buf;
+	int err = 0;
+
+	if (fd < 0) {
+		say("%s: %s", SB_PATH_RUN, strerror(errno));
+		return -1;
+	}
+	say(SB_VERB_RUN " %s", spec);
+	if (write(fd, spec, strlen(spec)) < 0)
+		err = errno;
+	buf = read_fd(fd, &len);
+	close(fd);
+	if (err) {
+		/* The module leaves its reason in the buffer of this open file. */
+		char fallback[128];
+
+		if (!buf || !len) {
+			free(buf);
+			len = snprintf(fallback, sizeof(fallback),
+				       "{\"error\":\"%s\",\"errno\":%d}\n",
+				       strerror(err), err);
+			buf = strdup(fallback);
+		}
+		if (buf)
+			send_frame(SB_FRAME_ERROR, index, buf, len);
+		free(buf);
+		return -1;
+	}
+	if (!buf)
+		return -1;
+	send_frame(SB_FRAME_RESULT, index, buf, len);
+	free(buf);
+	return 0;
+}
+
+/* Splits a line into at most max-1 words, NULL-terminated. */
+static int split(char *line, char **argv, int max)
+{
+	int n = 0;
+	char *tok;
+
+	while (n < max - 1 && (tok = strsep(&line, " \t")))
+		if (*tok)
+			argv[n++] = tok;
+	argv[n] = NULL;
+	return n;
+}
+
+static int verb_file(char *args)
+{
+	char *argv[MAX_WORDS];
+	size_t len;
+	char *buf;
+	int fd;
+
+	if (split(args, argv, MAX_WORDS) != 2)
+		return PLAN_BAD;
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		/* Not every allocator has every file (SLOB: no slabinfo). */
+		send_frame(SB_FRAME_MISSING, argv[0], "", 0);
+		return 0;
+	}
+	if (fd < 0) {
+		say("%s: %s", argv[1], strerror(errno));
+		return -1;
+	}
+	buf = read_fd(fd, &len);
+	close(fd);
+	if (!buf)
+		return -1;
+	send_frame(SB_FRAME_FILE, argv[0], buf, len);
+	free(buf);
+	return 0;
+}
+
+static int verb_write(char *args)
+{
+	char *argv[MAX_WORDS];
+
+	if (split(args, argv, MAX_WORDS) != 2)
+		return PLAN_BAD;
+	return write_value(argv[0], argv[1]);
+}
+
+static int verb_cmd(char *args)
+{
+	char *argv[MAX_WORDS], *buf;
+	size_t len = 0;
+
+	if (split(args, argv, MAX_WORDS) < 2)
+		return PLAN_BAD;
+	buf = capture(argv + 1, &len);
+	if (!buf) {
+		say("%s: command %s failed", argv[0], argv[1]);
+		return -1;
+	}
+	send_frame(SB_FRAME_CMD, argv[0], buf, len);
+	free(buf);
+	return 0;
+}
+
+static int verb_reload(char *args)
+{
+	char *spec;
+	long n = strtol(args, &spec, 10);
+
+	if (n < 1 || *spec != ' ')
+		return PLAN_BAD;
+	return reload_test(n, spec + 1);
+}
+
+static int verb_fuzz(char *args)
+{
+	char *end;
+	long n = strtol(args, &end, 10);
+	unsigned long long seed;
+
+	if (n < 1 || *end != ' ' || !isdigit((unsigned char)end[1]))
+		return PLAN_BAD;
+	seed = strtoull(end + 1, &end, 10);
+	if (*end)
+		return PLAN_BAD;
+	return fuzz_test(n, seed);
+}
+
+static int verb_profile(const char *index, char *args);
+
+/*
+ * Each verb is given the rest of its line and returns PLAN_BAD if that
+ * does not parse. A verb that sends a result (or error) frame is a
+ * spec_verb: the next index names the frame.
+ */
+static const struct verb {
+	const char *name;
+	spec_verb indexed;
+	int (*other)(char *args);
+	/* Its arguments are one spec, and it can run under perf. */
+	bool profiled;
+} verbs[] = {
+	{ SB_VERB_RUN, run_spec, NULL, true },
+	{ SB_VERB_MACRO, macro_run, NULL, true },
+	{ SB_VERB_PROFILE, verb_profile, NULL, false },
+	{ SB_VERB_FILE, NULL, verb_file, false },
+	{ SB_VERB_WRITE, NULL, verb_write, false },
+	{ SB_VERB_CMD, NULL, verb_cmd, false },
+	{ SB_VERB_RELOAD, NULL, verb_reload, false },
+	{ SB_VERB_FUZZ, NULL, verb_fuzz, false },
+};
+
+/*
+ * The verb a line starts with, a space after it; *@args is the rest of
+ * the line. NULL if the line has no such verb.
+ */
+static const struct verb *verb_of(char *line, char **args)
+{
+	char *space = strchr(line, ' ');
+
+	if (!space)
+		return NULL;
+	*space = '\0';
+	*args = space + 1;
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (!strcmp(verbs[i].name, line))
+			return &verbs[i];
+	return NULL;
+}
+
+/* profile VERB SPEC, VERB one of the profiled verbs. */
+static int verb_profile(const char *index, char *args)
+{
+	const struct verb *v = verb_of(args, &args);
+
+	if (!v || !v->profiled)
+		return PLAN_BAD;
+	return profile_run(index, args, v->indexed);
+}
+
+int plan_run(void)
+{
+	FILE *plan = fopen(SB_GUEST_PLAN, "re");
+	char *line = NULL, *args, *copy, index[16];
+	unsigned int nr_run = 0, lineno = 0;
+	const struct verb *v;
+	size_t cap = 0;
+	int ret = 0;
+
+	if (!plan) {
+		say("%s: %s", SB_GUEST_PLAN, strerror(errno));
+		return -1;
+	}
+	while (!ret && getline(&line, &cap, plan) >= 0) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		/* The verbs parse their line in place; a bad one is shown whole. */
+		copy = strdup(line);
+		v = verb_of(line, &args);
+		if (v && v->indexed) {
+			snprintf(index, sizeof(index), "%u", nr_run++);
+			ret = v->indexed(index, args);
+		} else {
+			ret = v ? v->other(args) : PLAN_BAD;
+		}
+		if (ret == PLAN_BAD)
+			say("%s:%u: cannot parse '%s'", SB_GUEST_PLAN, lineno, copy);
+		free(copy);
+	}
+	free(line);
+	fclose(plan);
+	return ret ? -1 : 0;
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Plan verb reload: the module must refuse to go mid-run, and unload and load cleanly. */
+#define _GNU_SOURCE
+#include "agent.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/slabbench.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * Slab memory that loading and unloading may leave in caches without a
+ * leak: debugfs and sysfs inodes and dentries, and slabs kept on per-CPU
+ * and partial lists.
+ */
+#define RELOAD_SLACK_KB 512
+
+/*
+ * Slab memory in kB as the module reads it once RCU callbacks have run and
+ * KASAN's quarantine is empty: /proc/meminfo's Slab moves by megabytes on
+ * a debug kernel between two readings. -1 if the module does not answer.
+ */
+static double settled_slab_kb(void)
+{
+	size_t len = 0;
+	char *text = read_path(SB_PATH_SLAB_PAGES, &len);
+	double kb = text && isdigit((unsigned char)text[0]) ?
+		    strtod(text, NULL) * sysconf(_SC_PAGESIZE) / 1024 : -1;
+
+	free(text);
+	return kb;
+}
+
+/*
+ * Whether @pid sleeps inside write(2): writing a spec, the writer waits
+ * there while the test runs on its pinned kthread. /proc/PID/syscall
+ * shows the call of a blocked task, "running" otherwise.
+ */
+static bool in_write(pid_t pid)
+{
+	char path[64], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return isdigit((unsigned char)buf[0]) && strtol(buf, NULL, 10) == SYS_write;
+}
+
+/*
+ * An open debugfs file pins the module (fops->owner): unloading while a
+ * run is going on must be refused, and the run must complete; then @n
+ * unload and load cycles must leave slab memory where it was. The
+ * attempt waits for the run to start, whatever the guest's speed, so
+ * SPEC only has to outlast a poll (fastpath warms up for 50 ms).
+ */
+int reload_test(long n, const char *spec)
+{
+	char *ktap = NULL, sync;
+	size_t len = 0;
+	FILE *out = open_memstream(&ktap, &len);
+	int pipefd[2], status = -1, refused, cycles_ok = 1;
+	char *info;
+	size_t info_len = 0;
+	double before, after, deadline;
+	bool during;
+	long i;
+	pid_t child, exited = 0;
+
+	if (!out || pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	fprintf(out, "KTAP version 1\n1..5\n");
+	child = fork();
+	if (child == 0) {
+		int fd = open(SB_PATH_RUN, O_RDWR | O_CLOEXEC);
+
+		/* The file is open: the module is pinned from here on. */
+		if (write(pipefd[1], "x", 1) != 1 || fd < 0)
+			_exit(2);
+		_exit(write(fd, spec, strlen(spec)) < 0);
+	}
+	close(pipefd[1]);
+	if (child < 0 || read(pipefd[0], &sync, 1) != 1) {
+		fclose(out);
+		free(ktap);
+		return -1;
+	}
+	close(pipefd[0]);
+	deadline = now_s() + 60;
+	while (!(during = in_write(child)) && !(exited = waitpid(child, &status, WNOHANG)) &&
+	       now_s() < deadline)
+		usleep(1000);
+	refused = syscall(SYS_delete_module, SB_MODULE_NAME, O_NONBLOCK) &&
+		  errno == EWOULDBLOCK;
+	during = during && in_write(child);
+	if (!during)
+		fprintf(out, "# the run was not caught in progress: %s\n", spec);
+	fprintf(out, "%sok 1 unloading during a run is refused\n", refused && during ? "" : "not ");
+	if (!exited)
+		waitpid(child, &status, 0);
+	fprintf(out, "%sok 2 the run completes\n",
+		WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : "not ");
+	if (!refused)
+		load_module(SB_GUEST_MODULE);
+	before = settled_slab_kb();
+	for (i = 0; i < n && cycles_ok; i++) {
+		if (syscall(SYS_delete_module, SB_MODULE_NAME, O_NONBLOCK)) {
+			fprintf(out, "# cycle %ld: unloading: %s\n", i + 1, strerror(errno));
+			cycles_ok = 0;
+		}
+		if (load_module(SB_GUEST_MODULE)) {
+			fprintf(out, "# cycle %ld: loading failed\n", i + 1);
+			cycles_ok = 0;
+		}
+	}
+	fprintf(out, "%sok 3 unload and load %ld times\n", cycles_ok ? "" : "not ", n);
+	after = settled_slab_kb();
+	fprintf(out, "# Slab %.0f kB before, %.0f kB after (slack %d kB)\n", before,
+		after, RELOAD_SLACK_KB);
+	fprintf(out, "%sok 4 slab memory back to its baseline\n",
+		before >= 0 && after >= 0 && after - before <= RELOAD_SLACK_KB ? "" : "not ");
+	info = read_path(SB_PATH_INFO, &info_len);
+	fprintf(out, "%sok 5 the module answers\n",
+		info && strstr(info, "\"module\":\"" SB_MODULE_NAME "\"") ? "" : "not ");
+	free(info);
+	if (fclose(out))
+		return -1;
+	send_frame(SB_FRAME_FILE, SB_NAME_RELOAD, ktap, len);
+	free(ktap);
+	return 0;
+}
