@@ -175,15 +175,18 @@ ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_DEBUG_ON|
 # slabbench.ko for the kernel in $1, in a directory named after the hash
 # of the module's sources; sets KMOD.
 build_module() {
-	local out=$1 khash dir cc=gcc kdir
+	local out=$1 khash dir cc=gcc kdir uapi=include/uapi/linux/slabbench.h
 	kdir=$(cat "$out/slabbench.kdir" 2>/dev/null || echo "$out")
-	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] | sha256sum | cut -c1-12)
+	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$REPO_DIR/$uapi" |
+		sha256sum | cut -c1-12)
 	dir=$out/kmod-$khash
 	KMOD=$dir/slabbench.ko
 	[ -f "$dir/.complete" ] && return 0
 	rm -rf "$dir"
-	mkdir -p "$dir"
+	mkdir -p "$dir/$(dirname "$uapi")"
 	cp "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$dir/"
+	# Where kmod/Kbuild's -I looks first for <linux/slabbench.h>.
+	cp "$REPO_DIR/$uapi" "$dir/$uapi"
 	command -v ccache >/dev/null && cc="ccache gcc"
 	# 6.12's bzImage target no longer writes the kernel's Module.symvers;
 	# its modpost pass (no modules to build here) does.
