@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The measurement core: where benchmarks run and how their loops are timed.
- * Tests time their own inner loops with sb_timer so that the measured code
- * is inlined into the loop, as in time_bench; the core supplies the pinned
- * thread, the empty-loop baseline and the per-operation arithmetic.
+ * The measurement core: where benchmarks run and how their loops are
+ * timed. Benchmarks time their own inner loops with sb_timer so that the
+ * measured code is inlined into the loop, as in time_bench; the core
+ * supplies the pinned thread, the empty-loop baseline, the per-operation
+ * arithmetic and the private cache to run on.
  */
 #include <linux/kernel.h>
 #include <linux/kthread.h>
