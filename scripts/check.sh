@@ -67,8 +67,8 @@ for v in slab slub slob slub-6.12; do
 	sparse_module "$kdir" "$v"
 done
 
-# shellcheck: every *.sh and every file that starts with a sh or bash
-# shebang, sourced files followed (-x) from the top of the repository.
+# Every *.sh and every file that starts with a sh or bash shebang through
+# ShellCheck, sourced files followed (-x) from the top of the repository.
 scripts=()
 while IFS= read -r -d '' f; do
 	case $f in
