@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The measurement core: where tests run and how their loops are timed.
- * Tests time their own inner loops with sb_timer so that the measured code
- * is inlined into the loop, as in time_bench; the core supplies the pinned
- * thread, the empty-loop baseline and the per-operation arithmetic.
+ * The measurement core: where benchmarks run and how their loops are
+ * timed. Benchmarks time their own inner loops with sb_timer so that the
+ * measured code is inlined into the loop, as in time_bench; the core
+ * supplies the pinned thread, the empty-loop baseline, the per-operation
+ * arithmetic and the private cache to run on.
  */
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -11,13 +12,8 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/math64.h>
-#include <linux/mm.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/vmstat.h>
-#include <linux/nodemask.h>
-#include <linux/rcupdate.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include "slabbench.h"
 
@@ -161,7 +157,7 @@ int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 	return ret;
 }
 
-/* The same batch structure as a test's loop, with nothing inside. */
+/* The same batch structure as a benchmark's loop, with nothing inside. */
 void sb_loop_overhead(u64 iters, struct sb_timer *t)
 {
 	sb_loop_overhead_batched(iters, SB_BATCH, t);
@@ -197,7 +193,7 @@ s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops)
 /*
  * kmemleak tracks each object with one of its own from its kmemleak_object
  * cache. SLAB keeps those slabs once freed, up to its free_limit and then
- * reaped over seconds: 4000 objects of a test left 194 slabs behind, which
+ * reaped over seconds: 4000 objects of a benchmark left 194 slabs behind, which
  * the self-test would take for a leak (SLUB frees them at once). Objects
  * left in our caches are reported by kmem_cache_destroy() instead.
  */
@@ -256,174 +252,5 @@ int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 	}
 	kmem_cache_destroy(twin);
 	*cache = s;
-	return 0;
-}
-
-static void (*sb_held_release)(void *data);
-static void *sb_held_data;
-
-void sb_hold(void (*release)(void *data), void *data)
-{
-	sb_release_held();
-	sb_held_release = release;
-	sb_held_data = data;
-}
-
-void sb_release_held(void)
-{
-	if (sb_held_release)
-		sb_held_release(sb_held_data);
-	sb_held_release = NULL;
-	sb_held_data = NULL;
-}
-
-/*
- * A node counter in pages, including the per-CPU deltas not yet folded:
- * what writing /proc/sys/vm/stat_refresh and then reading the counter
- * would give, without writing anything. Exact on a quiet guest; a fold
- * running at the same moment can count one delta twice or not at all.
- */
-long sb_node_pages(enum node_stat_item item)
-{
-	long pages = atomic_long_read(&vm_node_stat[item]);
-	struct per_cpu_nodestat *pcp;
-	int nid, cpu;
-
-	for_each_online_node(nid) {
-		for_each_possible_cpu(cpu) {
-			pcp = per_cpu_ptr(NODE_DATA(nid)->per_cpu_nodestats, cpu);
-			pages += READ_ONCE(pcp->vm_node_stat_diff[item]);
-		}
-	}
-	return pages;
-}
-
-/* All slab memory, as Slab in /proc/meminfo. */
-long sb_slab_pages(void)
-{
-	return sb_node_pages(NR_SLAB_RECLAIMABLE_B) +
-	       sb_node_pages(NR_SLAB_UNRECLAIMABLE_B);
-}
-
-#ifdef CONFIG_KASAN_GENERIC
-/*
- * Generic KASAN keeps freed objects in a quarantine, still in their slabs:
- * a queue of up to 1 MB per CPU that spills into a global FIFO of 1/32 of
- * RAM (mm/kasan/quarantine.c), each allocation evicting the oldest batch
- * once the FIFO is full (batches of 1 MB below 16 GB of RAM). Freeing more
- * than a queue's worth on every CPU, then the FIFO's size and two batches
- * through a cache of our own pushes every older object out; destroying
- * the cache takes ours out as well. SLAB_NOLEAKTRACE spares these objects
- * kmemleak's metadata (itself freed late) and keeps the cache from
- * merging, which would leave our objects queued; SLAB_NO_USER_FLAGS
- * spares them slub_debug's poisoning and checking of every byte, the
- * bulk of the time settling took under TCG.
- */
-struct sb_settle {
-	struct kmem_cache *cache;
-	u64 bytes;
-};
-
-static int sb_settle_push(void *data)
-{
-	struct sb_settle *s = data;
-	u64 done;
-	void *p;
-
-	for (done = 0; done < s->bytes; done += SZ_64K) {
-		p = kmem_cache_alloc(s->cache, GFP_KERNEL);
-		if (!p)
-			return -ENOMEM;
-		kmem_cache_free(s->cache, p);
-		cond_resched();
-	}
-	return 0;
-}
-
-static void sb_kasan_flush_quarantine(void)
-{
-	struct sb_settle s = { .bytes = 2 * SZ_1M };
-	unsigned int cpu;
-
-	s.cache = kmem_cache_create("slabbench-settle", SZ_64K, 0,
-				    SLAB_NOLEAKTRACE | SLAB_NO_USER_FLAGS, NULL);
-	if (!s.cache)
-		return;
-	for_each_online_cpu(cpu)
-		sb_run_on_cpu(cpu, sb_settle_push, &s);
-	s.bytes = (u64)totalram_pages() * PAGE_SIZE / 32 + 2 * SZ_1M;
-	sb_settle_push(&s);
-	kmem_cache_destroy(s.cache);
-}
-#else
-static void sb_kasan_flush_quarantine(void)
-{
-}
-#endif
-
-/*
- * Empty slabs that the kmalloc caches keep on their partial lists (SLUB's
- * min_partial, SLAB's free_limit): a test that grew a kmalloc cache, as
- * the quarantine makes every one of them grow, leaves them behind without
- * leaking anything. SLOB has no kmalloc caches.
- */
-static void sb_shrink_kmalloc_caches(void)
-{
-#ifndef CONFIG_SLOB
-	unsigned int type, i;
-
-	for (type = 0; type < NR_KMALLOC_TYPES; type++)
-		for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++)
-			if (kmalloc_caches[type][i])
-				kmem_cache_shrink(kmalloc_caches[type][i]);
-#endif
-}
-
-/*
- * Slab memory once the frees already made have landed: RCU callbacks
- * (task structs of finished kthreads, kmemleak's metadata) run, on KASAN
- * kernels the quarantine emptied, and the kmalloc caches shrunk. Without
- * this, a debug kernel's slab memory moves by thousands of pages between
- * two readings.
- */
-long sb_settled_slab_pages(void)
-{
-	rcu_barrier();
-	sb_kasan_flush_quarantine();
-	sb_shrink_kmalloc_caches();
-	return sb_slab_pages();
-}
-
-/* An eighth of RAM at most: a 512 MB guest stays clear of reclaim. */
-u64 sb_mem_cap(void)
-{
-	return min_t(u64, SB_MEM_CAP, (u64)totalram_pages() * PAGE_SIZE / 8);
-}
-
-/* @bytes is what the run would hold at its peak, objects and arrays. */
-int sb_check_mem(struct sb_ctx *ctx, u64 bytes)
-{
-	u64 cap = sb_mem_cap();
-
-	if (bytes > cap)
-		return sb_fail(ctx, "would hold %llu bytes, cap %llu", bytes,
-			       cap);
-	return 0;
-}
-
-/* @ops counts alloc+free pairs, warm-up passes included. */
-int sb_check_work(struct sb_ctx *ctx, u64 ops)
-{
-	if (ops > SB_WORK_CAP)
-		return sb_fail(ctx, "would run %llu alloc+free pairs, cap %llu",
-			       ops, SB_WORK_CAP);
-	return 0;
-}
-
-/* Bounds of cpu= parameters exceed nr_cpu_ids: check before cpu_online(). */
-int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu)
-{
-	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return sb_fail(ctx, "%s=%llu is not online", param, cpu);
 	return 0;
 }

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs interface, all files root-only:
+ * debugfs interface, all files root-only (names in <linux/slabbench.h>):
  *
  *   slabbench/info   what the module runs on (JSON)
- *   slabbench/tests  the catalogue: tests, parameters, defaults, bounds (JSON)
- *   slabbench/selftest  runs every test once, small, and reports (KTAP)
+ *   slabbench/tests  the catalogue: benchmarks, parameters, defaults,
+ *                    bounds (JSON)
+ *   slabbench/selftest  runs every benchmark once, small, and reports (KTAP)
  *   slabbench/slab_pages  the system's slab memory in pages once the frees
  *                    already made have landed (sb_settled_slab_pages())
  *   slabbench/run    write one spec, then read its result (JSON) from the
  *                    same open file; a bad spec fails the write with
- *                    -EINVAL (-E2BIG: 512 bytes or more) and the read
- *                    returns {"error": reason}.
- *                    Writing "release" frees what a test kept alive for
- *                    inspection (overhead hold=1); so does the next spec.
+ *                    -EINVAL (-E2BIG: SB_SPEC_MAX bytes or more) and the
+ *                    read returns {"error": reason}.
+ *                    Writing SB_SPEC_RELEASE frees what a benchmark kept
+ *                    alive for inspection (overhead hold=1); so does the
+ *                    next spec.
  *
  * One run at a time: a concurrent write, selftest or slab_pages gets
  * -EBUSY.
@@ -26,6 +28,7 @@
 #include <linux/utsname.h>
 #include <linux/cpumask.h>
 #include <linux/string.h>
+#include <linux/slabbench.h>
 #include "slabbench.h"
 
 static struct dentry *sb_dir;
@@ -60,8 +63,70 @@ static void sb_out_info(struct sb_out *out)
 	sb_printf(out, "\"batch\":%u}\n", SB_BATCH);
 }
 
+static void sb_out_tests(struct sb_out *out)
+{
+	sb_out_catalogue(out);
+	sb_printf(out, "\n");
+}
+
+static void sb_out_slab_pages(struct sb_out *out)
+{
+	sb_printf(out, "%ld\n", sb_settled_slab_pages());
+}
+
+int sb_execute(struct sb_out *out, char *spec)
+{
+	struct sb_ctx *ctx;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->out = out;
+	ret = sb_parse_spec(ctx, spec);
+	if (!ret) {
+		sb_printf(out, "{\"test\":\"%s\",\"params\":", ctx->bench->name);
+		sb_out_params(out, ctx);
+		sb_printf(out, ",");
+		ret = ctx->bench->run(ctx);
+		sb_printf(out, "}\n");
+		if (!ret && out->overflow)
+			ret = sb_fail(ctx, "result larger than %u bytes",
+				      SB_OUT_SIZE);
+	}
+	if (ret)
+		sb_out_error(out, ctx->reason[0] ? ctx->reason : "benchmark failed",
+			     ret);
+	kfree(ctx);
+	return ret;
+}
+
+/*
+ * A debugfs file: its content is generated at open into a buffer of the
+ * open file, which read then serves. The run file has no generator: its
+ * writes fill the buffer.
+ */
+struct sb_file {
+	const char *name;
+	umode_t mode;
+	void (*gen)(struct sb_out *out);
+	/*
+	 * Opening runs something (the self-test, settling with its cache of
+	 * a fixed name): one at a time with runs, nothing held across.
+	 */
+	bool locked;
+};
+
+static const struct sb_file sb_files[] = {
+	{ SB_FILE_INFO,		0400, sb_out_info,	 false },
+	{ SB_FILE_TESTS,	0400, sb_out_tests,	 false },
+	{ SB_FILE_SELFTEST,	0400, sb_selftest,	 true },
+	{ SB_FILE_SLAB_PAGES,	0400, sb_out_slab_pages, true },
+	{ SB_FILE_RUN,		0600, NULL,		 false },
+};
+
 static int sb_open_generated(struct inode *inode, struct file *file,
-			     void (*gen)(struct sb_out *out))
+			     const struct sb_file *f)
 {
 	struct sb_out *out;
 	int ret;
@@ -74,8 +139,8 @@ static int sb_open_generated(struct inode *inode, struct file *file,
 		kfree(out);
 		return ret;
 	}
-	if (gen) {
-		gen(out);
+	if (f->gen) {
+		f->gen(out);
 		if (out->overflow) {
 			sb_out_free(out);
 			kfree(out);
@@ -84,6 +149,21 @@ static int sb_open_generated(struct inode *inode, struct file *file,
 	}
 	file->private_data = out;
 	return nonseekable_open(inode, file);
+}
+
+static int sb_open(struct inode *inode, struct file *file)
+{
+	const struct sb_file *f = inode->i_private;
+	int ret;
+
+	if (!f->locked)
+		return sb_open_generated(inode, file, f);
+	if (!mutex_trylock(&sb_run_lock))
+		return -EBUSY;
+	sb_release_held();
+	ret = sb_open_generated(inode, file, f);
+	mutex_unlock(&sb_run_lock);
+	return ret;
 }
 
 static int sb_release(struct inode *inode, struct file *file)
@@ -103,94 +183,22 @@ static ssize_t sb_read(struct file *file, char __user *ubuf, size_t count,
 	return simple_read_from_buffer(ubuf, count, ppos, out->buf, out->len);
 }
 
-static int sb_info_open(struct inode *inode, struct file *file)
+static ssize_t sb_write(struct file *file, const char __user *ubuf,
+			size_t count, loff_t *ppos)
 {
-	return sb_open_generated(inode, file, sb_out_info);
-}
-
-static void sb_out_tests(struct sb_out *out)
-{
-	sb_out_catalogue(out);
-	sb_printf(out, "\n");
-}
-
-static int sb_tests_open(struct inode *inode, struct file *file)
-{
-	return sb_open_generated(inode, file, sb_out_tests);
-}
-
-static int sb_run_open(struct inode *inode, struct file *file)
-{
-	return sb_open_generated(inode, file, NULL);
-}
-
-int sb_execute(struct sb_out *out, char *spec)
-{
-	struct sb_ctx *ctx;
-	int ret;
-
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-	if (!ctx)
-		return -ENOMEM;
-	ctx->out = out;
-	ret = sb_parse_spec(ctx, spec);
-	if (!ret) {
-		sb_printf(out, "{\"test\":\"%s\",\"params\":", ctx->test->name);
-		sb_out_params(out, ctx);
-		sb_printf(out, ",");
-		ret = ctx->test->run(ctx);
-		sb_printf(out, "}\n");
-		if (!ret && out->overflow)
-			ret = sb_fail(ctx, "result larger than %u bytes",
-				      SB_OUT_SIZE);
-	}
-	if (ret)
-		sb_out_error(out, ctx->reason[0] ? ctx->reason : "test failed",
-			     ret);
-	kfree(ctx);
-	return ret;
-}
-
-/*
- * Files whose opening runs something (the self-test, settling with its
- * cache of a fixed name): one at a time with runs, nothing held across.
- */
-static int sb_open_run(struct inode *inode, struct file *file,
-		       void (*gen)(struct sb_out *out))
-{
-	int ret;
-
-	if (!mutex_trylock(&sb_run_lock))
-		return -EBUSY;
-	sb_release_held();
-	ret = sb_open_generated(inode, file, gen);
-	mutex_unlock(&sb_run_lock);
-	return ret;
-}
-
-static int sb_selftest_open(struct inode *inode, struct file *file)
-{
-	return sb_open_run(inode, file, sb_selftest);
-}
-
-static void sb_out_slab_pages(struct sb_out *out)
-{
-	sb_printf(out, "%ld\n", sb_settled_slab_pages());
-}
-
-static int sb_slab_pages_open(struct inode *inode, struct file *file)
-{
-	return sb_open_run(inode, file, sb_out_slab_pages);
-}
-
-static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
-{
+	const struct sb_file *f = file_inode(file)->i_private;
 	struct sb_out *out = file->private_data;
 	char reason[48];
 	char *spec;
 	int ret;
 
+	/*
+	 * Only run takes writes; root may open the others for writing
+	 * whatever their mode says. -EINVAL is what a file without a write
+	 * method gives.
+	 */
+	if (f->gen)
+		return -EINVAL;
 	/*
 	 * Every refusal but this one leaves its reason for the read: @out
 	 * belongs to the open file, which another writer may be running on.
@@ -209,59 +217,31 @@ static ssize_t sb_run_write(struct file *file, const char __user *ubuf,
 		goto unlock;
 	}
 	sb_release_held();
-	ret = sysfs_streq(spec, "release") ? 0 : sb_execute(out, spec);
+	ret = sysfs_streq(spec, SB_SPEC_RELEASE) ? 0 : sb_execute(out, spec);
 	kfree(spec);
 unlock:
 	mutex_unlock(&sb_run_lock);
 	return ret ? ret : count;
 }
 
-static const struct file_operations sb_info_fops = {
+static const struct file_operations sb_fops = {
 	.owner = THIS_MODULE,
-	.open = sb_info_open,
+	.open = sb_open,
 	.read = sb_read,
-	.release = sb_release,
-};
-
-static const struct file_operations sb_tests_fops = {
-	.owner = THIS_MODULE,
-	.open = sb_tests_open,
-	.read = sb_read,
-	.release = sb_release,
-};
-
-static const struct file_operations sb_selftest_fops = {
-	.owner = THIS_MODULE,
-	.open = sb_selftest_open,
-	.read = sb_read,
-	.release = sb_release,
-};
-
-static const struct file_operations sb_slab_pages_fops = {
-	.owner = THIS_MODULE,
-	.open = sb_slab_pages_open,
-	.read = sb_read,
-	.release = sb_release,
-};
-
-static const struct file_operations sb_run_fops = {
-	.owner = THIS_MODULE,
-	.open = sb_run_open,
-	.read = sb_read,
-	.write = sb_run_write,
+	.write = sb_write,
 	.release = sb_release,
 };
 
 static int __init sb_init(void)
 {
-	sb_dir = debugfs_create_dir("slabbench", NULL);
+	unsigned int i;
+
+	sb_dir = debugfs_create_dir(SB_DEBUGFS_DIR, NULL);
 	if (IS_ERR(sb_dir))
 		return PTR_ERR(sb_dir);
-	debugfs_create_file("info", 0400, sb_dir, NULL, &sb_info_fops);
-	debugfs_create_file("tests", 0400, sb_dir, NULL, &sb_tests_fops);
-	debugfs_create_file("selftest", 0400, sb_dir, NULL, &sb_selftest_fops);
-	debugfs_create_file("slab_pages", 0400, sb_dir, NULL, &sb_slab_pages_fops);
-	debugfs_create_file("run", 0600, sb_dir, NULL, &sb_run_fops);
+	for (i = 0; i < ARRAY_SIZE(sb_files); i++)
+		debugfs_create_file(sb_files[i].name, sb_files[i].mode, sb_dir,
+				    (void *)&sb_files[i], &sb_fops);
 	return 0;
 }
 

@@ -110,7 +110,7 @@ static void sb_out_labels(struct sb_out *out, const struct sb_label *l,
 /*
  * What a figure of each unit may be, in thousandths: one operation under a
  * second, rates within [0, 100] %, counts and memory within what the run
- * may hold (SLOB's idle bytes can be negative, see test_overhead.c).
+ * may hold (SLOB's idle bytes can be negative, see bench_overhead.c).
  */
 static const struct {
 	const char *unit;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Run specs ("test=NAME key=value ...") and the catalogue that describes
- * them. The catalogue is generated from the same tables that validate the
- * specs, so the host never needs its own copy of the bounds.
+ * Run specs ("test=NAME key=value ...", test= naming a benchmark), the
+ * catalogue that describes them, and the limits of a run that depend on
+ * the guest. The catalogue is generated from the same tables that validate
+ * the specs, so the host never needs its own copy of the bounds.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/ctype.h>
+#include <linux/cpumask.h>
 #include "slabbench.h"
 
 int sb_fail(struct sb_ctx *ctx, const char *fmt, ...)
@@ -19,21 +21,21 @@ int sb_fail(struct sb_ctx *ctx, const char *fmt, ...)
 	return -EINVAL;
 }
 
-const struct sb_test *sb_find_test(const char *name, size_t len)
+const struct sb_bench *sb_find_bench(const char *name, size_t len)
 {
 	unsigned int i;
 
-	for (i = 0; i < sb_nr_tests; i++)
-		if (strlen(sb_tests[i]->name) == len &&
-		    !strncmp(sb_tests[i]->name, name, len))
-			return sb_tests[i];
+	for (i = 0; i < sb_nr_benches; i++)
+		if (strlen(sb_benches[i]->name) == len &&
+		    !strncmp(sb_benches[i]->name, name, len))
+			return sb_benches[i];
 	return NULL;
 }
 
 static int sb_parse_value(struct sb_ctx *ctx, unsigned int idx,
 			  const char *value)
 {
-	const struct sb_param *p = &ctx->test->params[idx];
+	const struct sb_param *p = &ctx->bench->params[idx];
 	unsigned int i;
 	u64 v;
 
@@ -45,7 +47,7 @@ static int sb_parse_value(struct sb_ctx *ctx, unsigned int idx,
 			}
 		}
 		return sb_fail(ctx, "%s=%.32s: not one of the choices of test %s",
-			       p->name, value, ctx->test->name);
+			       p->name, value, ctx->bench->name);
 	}
 	if (kstrtou64(value, 0, &v))
 		return sb_fail(ctx, "%s=%.32s: not an unsigned integer",
@@ -58,7 +60,7 @@ static int sb_parse_value(struct sb_ctx *ctx, unsigned int idx,
 }
 
 /* Finds test=NAME first so that keys can be looked up in its table. */
-static int sb_parse_test(struct sb_ctx *ctx, char *spec)
+static int sb_parse_bench(struct sb_ctx *ctx, char *spec)
 {
 	char *tok, *end;
 
@@ -66,16 +68,16 @@ static int sb_parse_test(struct sb_ctx *ctx, char *spec)
 		tok = skip_spaces(tok);
 		end = tok + strcspn(tok, " \t\n");
 		if (!strncmp(tok, "test=", 5)) {
-			if (ctx->test)
+			if (ctx->bench)
 				return sb_fail(ctx, "test= given twice");
-			ctx->test = sb_find_test(tok + 5, end - tok - 5);
-			if (!ctx->test)
+			ctx->bench = sb_find_bench(tok + 5, end - tok - 5);
+			if (!ctx->bench)
 				return sb_fail(ctx, "unknown test '%.*s'",
 					       (int)min_t(long, end - tok - 5, 32),
 					       tok + 5);
 		}
 	}
-	if (!ctx->test)
+	if (!ctx->bench)
 		return sb_fail(ctx, "no test= in the spec");
 	return 0;
 }
@@ -88,12 +90,12 @@ int sb_parse_spec(struct sb_ctx *ctx, char *spec)
 	unsigned int i;
 	int ret;
 
-	ctx->test = NULL;
-	ret = sb_parse_test(ctx, spec);
+	ctx->bench = NULL;
+	ret = sb_parse_bench(ctx, spec);
 	if (ret)
 		return ret;
-	for (i = 0; i < ctx->test->nr_params; i++)
-		ctx->val[i] = ctx->test->params[i].def;
+	for (i = 0; i < ctx->bench->nr_params; i++)
+		ctx->val[i] = ctx->bench->params[i].def;
 
 	while ((tok = strsep(&spec, " \t\n"))) {
 		if (!*tok)
@@ -105,12 +107,12 @@ int sb_parse_spec(struct sb_ctx *ctx, char *spec)
 		*value++ = '\0';
 		if (!strcmp(key, "test"))
 			continue;
-		for (i = 0; i < ctx->test->nr_params; i++)
-			if (!strcmp(ctx->test->params[i].name, key))
+		for (i = 0; i < ctx->bench->nr_params; i++)
+			if (!strcmp(ctx->bench->params[i].name, key))
 				break;
-		if (i == ctx->test->nr_params)
+		if (i == ctx->bench->nr_params)
 			return sb_fail(ctx, "unknown parameter '%.32s' for test %s",
-				       key, ctx->test->name);
+				       key, ctx->bench->name);
 		if (seen & BIT(i))
 			return sb_fail(ctx, "parameter %s given twice", key);
 		seen |= BIT(i);
@@ -127,8 +129,8 @@ void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx)
 	unsigned int i;
 
 	sb_printf(out, "{");
-	for (i = 0; i < ctx->test->nr_params; i++) {
-		p = &ctx->test->params[i];
+	for (i = 0; i < ctx->bench->nr_params; i++) {
+		p = &ctx->bench->params[i];
 		if (p->type == SB_ENUM)
 			sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "", p->name,
 				  p->choices[ctx->val[i]]);
@@ -159,20 +161,48 @@ static void sb_out_param_desc(struct sb_out *out, const struct sb_param *p)
 
 void sb_out_catalogue(struct sb_out *out)
 {
-	const struct sb_test *t;
+	const struct sb_bench *b;
 	unsigned int i, j;
 
 	sb_printf(out, "[");
-	for (i = 0; i < sb_nr_tests; i++) {
-		t = sb_tests[i];
+	for (i = 0; i < sb_nr_benches; i++) {
+		b = sb_benches[i];
 		sb_printf(out, "%s{\"name\":\"%s\",\"description\":\"%s\",\"params\":[",
-			  i ? "," : "", t->name, t->desc);
-		for (j = 0; j < t->nr_params; j++) {
+			  i ? "," : "", b->name, b->desc);
+		for (j = 0; j < b->nr_params; j++) {
 			if (j)
 				sb_printf(out, ",");
-			sb_out_param_desc(out, &t->params[j]);
+			sb_out_param_desc(out, &b->params[j]);
 		}
 		sb_printf(out, "]}");
 	}
 	sb_printf(out, "]");
+}
+
+/* @bytes is what the run would hold at its peak, objects and arrays. */
+int sb_check_mem(struct sb_ctx *ctx, u64 bytes)
+{
+	u64 cap = sb_mem_cap();
+
+	if (bytes > cap)
+		return sb_fail(ctx, "would hold %llu bytes, cap %llu", bytes,
+			       cap);
+	return 0;
+}
+
+/* @ops counts alloc+free pairs, warm-up passes included. */
+int sb_check_work(struct sb_ctx *ctx, u64 ops)
+{
+	if (ops > SB_WORK_CAP)
+		return sb_fail(ctx, "would run %llu alloc+free pairs, cap %llu",
+			       ops, SB_WORK_CAP);
+	return 0;
+}
+
+/* Bounds of cpu= parameters exceed nr_cpu_ids: check before cpu_online(). */
+int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu)
+{
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return sb_fail(ctx, "%s=%llu is not online", param, cpu);
+	return 0;
 }

@@ -3,9 +3,10 @@
  * slabbench: slab allocator microbenchmarks driven over debugfs.
  *
  * The module is split as in Brouer's time_bench: a measurement core
- * (sb_core.c: pinned threads, clocks, loop overhead), the plumbing
+ * (sb_core.c: pinned threads, clocks, loop overhead), memory accounting
+ * (sb_mem.c: slab pages, settling, what a run may hold), the plumbing
  * (sb_main.c: debugfs; sb_spec.c: parsing; sb_out.c: JSON output) and the
- * tests, one file each (test_*.c), listed in sb_tests.c.
+ * benchmarks, one file each (bench_*.c), listed in sb_benches.c.
  */
 #ifndef _SLABBENCH_H
 #define _SLABBENCH_H
@@ -20,11 +21,10 @@
 #endif
 
 #define SB_MAX_PARAMS	12
-#define SB_SPEC_MAX	512
 #define SB_OUT_SIZE	(512 * 1024)
 /*
  * Bound of cpu= parameters (x86 NR_CPUS at most); whether the CPU is
- * online is checked when the test runs.
+ * online is checked when the benchmark runs.
  */
 #define SB_CPU_ID_MAX	8191
 /*
@@ -99,7 +99,7 @@ struct sb_param {
 
 struct sb_ctx;
 
-struct sb_test {
+struct sb_bench {
 	const char *name;
 	const char *desc;
 	const struct sb_param *params;
@@ -111,29 +111,33 @@ struct sb_test {
 };
 
 struct sb_ctx {
-	const struct sb_test *test;
+	const struct sb_bench *bench;
 	u64 val[SB_MAX_PARAMS];
 	struct sb_out *out;
-	/* Set by a test that fails with a reason for the user. */
+	/* Set by a benchmark that fails with a reason for the user. */
 	char reason[128];
 };
 
-extern const struct sb_test * const sb_tests[];
+extern const struct sb_bench * const sb_benches[];
+extern const unsigned int sb_nr_benches;
 
-/* The tests, one per test_NAME.c, in the order of the table in sb_tests.c. */
-extern const struct sb_test sb_test_fastpath;
-extern const struct sb_test sb_test_hitrate;
-extern const struct sb_test sb_test_overhead;
-extern const struct sb_test sb_test_batch;
-extern const struct sb_test sb_test_sizes;
-extern const struct sb_test sb_test_bulk;
-extern const struct sb_test sb_test_remote;
-extern const struct sb_test sb_test_parallel;
-extern const struct sb_test sb_test_merge;
-extern const unsigned int sb_nr_tests;
+/*
+ * The benchmarks, one per bench_NAME.c, for the table in sb_benches.c. A
+ * list macro generating these and the table would save a line each, but
+ * checkpatch rejects it (COMPLEX_MACRO), and so externs in a .c file.
+ */
+extern const struct sb_bench sb_bench_fastpath;
+extern const struct sb_bench sb_bench_batch;
+extern const struct sb_bench sb_bench_sizes;
+extern const struct sb_bench sb_bench_bulk;
+extern const struct sb_bench sb_bench_remote;
+extern const struct sb_bench sb_bench_parallel;
+extern const struct sb_bench sb_bench_hitrate;
+extern const struct sb_bench sb_bench_overhead;
+extern const struct sb_bench sb_bench_merge;
 
-const struct sb_test *sb_find_test(const char *name, size_t len);
-/* Parses @spec, runs the test, writes its result or {"error"} to @out. */
+const struct sb_bench *sb_find_bench(const char *name, size_t len);
+/* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
 int sb_execute(struct sb_out *out, char *spec);
 void sb_selftest(struct sb_out *ktap);
 int sb_parse_spec(struct sb_ctx *ctx, char *spec);
@@ -142,7 +146,7 @@ void sb_out_catalogue(struct sb_out *out);
 
 __printf(2, 3) int sb_fail(struct sb_ctx *ctx, const char *fmt, ...);
 
-/* Measurement core. */
+/* Measurement core (sb_core.c). */
 struct sb_timer {
 	u64 ns;
 	u64 cycles;
@@ -188,27 +192,32 @@ struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
 /* On failure *cache is NULL, which kmem_cache_destroy() accepts. */
 int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 			     unsigned int size, struct kmem_cache **cache);
-/*
- * What a test keeps alive after its result, for userspace to inspect
- * (e.g. a cache next to /proc/slabinfo): @release runs when the next spec
- * is written, on "release", or at unload. Called with runs serialised.
- */
-void sb_hold(void (*release)(void *data), void *data);
-void sb_release_held(void);
+
+/* Limits of a run, checked before it allocates anything (sb_spec.c). */
+int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
+int sb_check_work(struct sb_ctx *ctx, u64 ops);
+int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu);
+
+/* Memory accounting (sb_mem.c). */
 u64 sb_mem_cap(void);
 long sb_node_pages(enum node_stat_item item);
 long sb_slab_pages(void);
 long sb_settled_slab_pages(void);
-int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
-int sb_check_work(struct sb_ctx *ctx, u64 ops);
-int sb_check_cpu(struct sb_ctx *ctx, const char *param, u64 cpu);
+/*
+ * What a benchmark keeps alive after its result, for userspace to inspect
+ * (e.g. a cache next to /proc/slabinfo): @release runs when the next spec
+ * is written, on SB_SPEC_RELEASE, or at unload. Called with runs
+ * serialised.
+ */
+void sb_hold(void (*release)(void *data), void *data);
+void sb_release_held(void);
 
 #ifdef CONFIG_SLAB
 /*
  * The head of SLAB's struct kmem_cache (include/linux/slab_def.h, which a
  * module cannot include: it needs mm/slab.h). SLAB's code is frozen in 6.1
  * (removed in 6.8), so the layout cannot drift; offsets checked with
- * offsetof() against 6.1's mm/slab.h. Read-only use by counting tests.
+ * offsetof() against 6.1's mm/slab.h. Read-only use by counting benchmarks.
  */
 struct sb_slab_cache_head {
 	void __percpu *cpu_cache;	/* struct array_cache, per CPU */

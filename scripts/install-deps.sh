@@ -15,6 +15,8 @@ PACKAGES=(
 	qemu-system-x86 busybox-static linux-perf
 	# the slabbench program and its tests
 	libcjson-dev libgsl-dev jq gnuplot-nox zlib1g-dev
+	# make check, besides checkpatch from linux-source-6.1
+	sparse shellcheck
 )
 
 missing=()

@@ -11,7 +11,7 @@
 #   SLABBENCH_TESTS=slow   only tests/slow (make test-slow)
 #   SLABBENCH_SLOW=1       everything, tests/slow included (CI)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 passed=0
 failed=0

@@ -175,15 +175,18 @@ ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_DEBUG_ON|
 # slabbench.ko for the kernel in $1, in a directory named after the hash
 # of the module's sources; sets KMOD.
 build_module() {
-	local out=$1 khash dir cc=gcc kdir
+	local out=$1 khash dir cc=gcc kdir uapi=include/uapi/linux/slabbench.h
 	kdir=$(cat "$out/slabbench.kdir" 2>/dev/null || echo "$out")
-	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] | sha256sum | cut -c1-12)
+	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$REPO_DIR/$uapi" |
+		sha256sum | cut -c1-12)
 	dir=$out/kmod-$khash
 	KMOD=$dir/slabbench.ko
 	[ -f "$dir/.complete" ] && return 0
 	rm -rf "$dir"
-	mkdir -p "$dir"
+	mkdir -p "$dir/$(dirname "$uapi")"
 	cp "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$dir/"
+	# Where kmod/Kbuild's -I looks first for <linux/slabbench.h>.
+	cp "$REPO_DIR/$uapi" "$dir/$uapi"
 	command -v ccache >/dev/null && cc="ccache gcc"
 	# 6.12's bzImage target no longer writes the kernel's Module.symvers;
 	# its modpost pass (no modules to build here) does.
@@ -251,7 +254,7 @@ split_config() {
 # installs. Its config is Debian's, so it is a reference point, not a
 # fair comparison.
 fetch_debian() {
-	local out=$1 abi deb mod
+	local out=$1 abi deb debs mod
 	abi=$(debian_abi)
 	[ -d "/usr/src/linux-headers-$abi" ] ||
 		die "/usr/src/linux-headers-$abi is missing: install it with 'apt-get install linux-headers-$abi'"
@@ -259,7 +262,8 @@ fetch_debian() {
 	mkdir -p "$out/deb"
 	(cd "$out/deb" && apt-get download -qq "linux-image-$abi" >/dev/null 2>&1) ||
 		die "cannot download linux-image-$abi (apt-get download; run 'apt-get update'?)"
-	deb=$(ls "$out"/deb/linux-image-*.deb | head -n 1)
+	debs=("$out"/deb/linux-image-*.deb)
+	deb=${debs[0]}
 	dpkg-deb -x "$deb" "$out/image" || die "cannot unpack $deb"
 	rm -rf "$out/deb"
 	echo "$out/image/boot/vmlinuz-$abi" >"$out/slabbench.bzimage"
@@ -313,13 +317,13 @@ build_variant() {
 				while IFS= read -r want; do
 					case $want in
 					CONFIG_*=*) grep -qxF "$want" "$out/.config" ||
-						die "$(basename "$f"): '$want' did not survive olddefconfig" ;;
+						die "${f##*/}: '$want' did not survive olddefconfig" ;;
 					'# CONFIG_'*' is not set')
 						grep -q "^${want#\# }" "$out/.config" 2>/dev/null &&
-							die "$(basename "$f"): '$want' did not survive olddefconfig"
+							die "${f##*/}: '$want' did not survive olddefconfig"
 						want=${want#\# }; want=${want% is not set}
 						grep -q "^$want=" "$out/.config" &&
-							die "$(basename "$f"): '# $want is not set' did not survive olddefconfig" ;;
+							die "${f##*/}: '# $want is not set' did not survive olddefconfig" ;;
 					esac
 				done <"$f"
 			done
@@ -375,11 +379,12 @@ boot_image() {
 # Kernel parameters a variant always boots with: those of its fragments'
 # NAME.cmdline files. Read at boot, not built in: they are not hashed.
 default_cmdline() {
-	local f words=()
+	local f line words=()
 
 	for f in "${FRAGMENTS[@]}"; do
 		[ -f "$VM_DIR/config/$f.cmdline" ] || continue
-		words+=($(sed 's/#.*//' "$VM_DIR/config/$f.cmdline"))
+		read -ra line <<<"$(sed 's/#.*//' "$VM_DIR/config/$f.cmdline" | tr '\n' ' ')"
+		words+=("${line[@]}")
 	done
 	echo "${words[*]}"
 }
@@ -410,7 +415,7 @@ clean() {
 }
 
 case ${1:-} in
-build) [ $# -ge 2 ] && [ $# -le 3 ] || die "usage: kernel.sh build VARIANT [AGENT]"
+build) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh build VARIANT [AGENT]"
 	build_variant "$2" "${3:-}" ;;
 hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Known answers for compare and its gate. The same kernel against itself
 # must show no significant change: under icount, where guest time counts
 # instructions and repeats agree to 0.1%, this holds every time (under

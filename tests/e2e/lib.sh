@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared by the end-to-end tests: ok/not ok lines and a scratch directory.
 SB=${SB:-$PWD/build/slabbench}
 TMP=$(mktemp -d)

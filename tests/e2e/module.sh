@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The module checked against the kernel and itself: its KTAP self-test,
 # unload test and fuzz test on every variant, its overhead figures against
 # /proc/slabinfo, its hit-rate probes against SLUB_STATS.
 . tests/e2e/lib.sh
 
-variants="slab slub slob slub-6.12 slub-stats debian"
-"$SB" selftest $variants >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
-check "selftest passes on $variants" test $? -eq 0
-for v in $variants; do
+variants=(slab slub slob slub-6.12 slub-stats debian)
+"$SB" selftest "${variants[@]}" >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
+check "selftest passes on ${variants[*]}" test $? -eq 0
+for v in "${variants[@]}"; do
 	check "$v: 9 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
 		grep -qx "# $v: 19 ok, 0 not ok" "$TMP/selftest.ktap"
 done
@@ -45,6 +46,7 @@ done
 check "slob: no /proc/slabinfo, no verdict" \
 	jqt "$TMP/slob.json" '.tests[0].extra.slabinfo_check[0] | .agrees == null and .why == "no /proc/slabinfo"'
 # Within 1%, per counted repeat, for both slow paths.
+# shellcheck disable=SC2016 # $d, $c and $s are jq's
 check "slub-stats: hitrate probes match alloc_slowpath and free_slowpath within 1%" \
 	jqt "$TMP/slub-stats.json" 'def near($c): (. - $c) as $d | ($d * $d) <= (0.01 * $c) * (0.01 * $c);
 		[.tests[2,3] | .extra.slub_stats[0] as $s |

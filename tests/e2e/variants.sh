@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The guest kernels: the three 6.1 allocators differ only in the allocator
 # lines, the backports behave as upstream, every variant boots and keeps
 # its benchmark caches unmerged.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Debug guests, built on demand: KASAN + kmemleak + lockdep with SLUB's
 # debugging, and kmemleak + lockdep with DEBUG_SLAB. Each boots, runs the
 # merge check through `slabbench run` and the self-test (the whole
@@ -13,12 +14,12 @@
 cat >"$TMP/merge.json" <<'JSON'
 { "name": "merge", "tests": [ { "test": "merge" } ] }
 JSON
-variants=${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}
+read -ra variants <<<"${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}"
 # A benchmark run through the harness on each (the self-test below covers
 # the catalogue): no --cmdline, debug variants bring their own
 # (vm/config/debug.cmdline).
-for v in $variants; do
-	"$SB" run --alloc=$v --workload="$TMP/merge.json" --mem=1024 --timeout=900 \
+for v in "${variants[@]}"; do
+	"$SB" run --alloc="$v" --workload="$TMP/merge.json" --mem=1024 --timeout=900 \
 		-o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
 	check "$v: a run completes with a clean console" \
 		jqt "$TMP/$v.json" '.status == "complete" and .boots[0].console_problem == null'
@@ -27,10 +28,10 @@ for v in $variants; do
 		'.boots[0].cmdline | test("watchdog_thresh=60 acpi=noirq")'
 	check "$v: caches stay unmerged" jqt "$TMP/$v.json" '.tests[0].extra.no_merge_distinct[0]'
 done
-"$SB" selftest --timeout=3600 --fuzz="${SLABBENCH_DEBUG_FUZZ:-10000}" $variants \
+"$SB" selftest --timeout=3600 --fuzz="${SLABBENCH_DEBUG_FUZZ:-10000}" "${variants[@]}" \
 	>"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
-check "selftest on $variants: every case ok, console clean" test $? -eq 0
-n=$(echo $variants | wc -w)
+check "selftest on ${variants[*]}: every case ok, console clean" test $? -eq 0
+n=${#variants[@]}
 check "kmemleak was in all $n debug kernels and found nothing" \
 	test "$(grep -cx 'ok 1 kmemleak reports nothing' "$TMP/selftest.ktap")" -eq "$n"
 grep '^not ok\|^# .*: failed\|given back\|^# Slab' "$TMP/selftest.ktap" | head -n 20
@@ -45,12 +46,12 @@ has_config() {
 		grep -qx "$opt" "$dir/.config" || return 1
 	done
 }
-for v in $variants; do
+for v in "${variants[@]}"; do
 	check "$v: the guest ran the build's config" jqt "$TMP/$v.json" '.guest.config_matches_build'
 	case $v in
-	slub-debug) check "slub-debug has KASAN, kmemleak, lockdep and SLUB_DEBUG_ON" has_config $v \
+	slub-debug) check "slub-debug has KASAN, kmemleak, lockdep and SLUB_DEBUG_ON" has_config "$v" \
 		CONFIG_KASAN=y CONFIG_DEBUG_KMEMLEAK=y CONFIG_PROVE_LOCKING=y CONFIG_SLUB_DEBUG_ON=y ;;
-	slab-debug) check "slab-debug has kmemleak, lockdep and DEBUG_SLAB" has_config $v \
+	slab-debug) check "slab-debug has kmemleak, lockdep and DEBUG_SLAB" has_config "$v" \
 		CONFIG_DEBUG_KMEMLEAK=y CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_SLAB=y ;;
 	esac
 done

@@ -21,13 +21,18 @@
 #define SB_FILE_SELFTEST	"selftest"	/* open runs it; read KTAP */
 #define SB_FILE_SLAB_PAGES	"slab_pages"	/* settled slab memory (pages) */
 
-/* The same files where the guest mounts debugfs. */
-#define SB_DEBUGFS_PATH		"/sys/kernel/debug/" SB_DEBUGFS_DIR "/"
-#define SB_PATH_INFO		SB_DEBUGFS_PATH SB_FILE_INFO
-#define SB_PATH_TESTS		SB_DEBUGFS_PATH SB_FILE_TESTS
-#define SB_PATH_RUN		SB_DEBUGFS_PATH SB_FILE_RUN
-#define SB_PATH_SELFTEST	SB_DEBUGFS_PATH SB_FILE_SELFTEST
-#define SB_PATH_SLAB_PAGES	SB_DEBUGFS_PATH SB_FILE_SLAB_PAGES
+/*
+ * The same files where the guest mounts debugfs. SB_DEBUGFS_FILE() and
+ * not SB_DEBUGFS_PATH NAME: checkpatch takes two names in a row for a
+ * complex macro, a string and a name for a string.
+ */
+#define SB_DEBUGFS_FILE(name)	"/sys/kernel/debug/" SB_DEBUGFS_DIR "/" name
+#define SB_DEBUGFS_PATH		SB_DEBUGFS_FILE("")
+#define SB_PATH_INFO		SB_DEBUGFS_FILE(SB_FILE_INFO)
+#define SB_PATH_TESTS		SB_DEBUGFS_FILE(SB_FILE_TESTS)
+#define SB_PATH_RUN		SB_DEBUGFS_FILE(SB_FILE_RUN)
+#define SB_PATH_SELFTEST	SB_DEBUGFS_FILE(SB_FILE_SELFTEST)
+#define SB_PATH_SLAB_PAGES	SB_DEBUGFS_FILE(SB_FILE_SLAB_PAGES)
 
 /*
  * A spec written to run: "test=NAME key=value ...", shorter than

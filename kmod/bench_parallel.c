@@ -239,7 +239,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_parallel = {
+const struct sb_bench sb_bench_parallel = {
 	.name = "parallel",
 	.desc = "k pinned threads, k = 1 .. max_cpus, alloc+free on one shared private cache at once",
 	.params = parallel_params,

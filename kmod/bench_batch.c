@@ -201,7 +201,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_batch = {
+const struct sb_bench sb_bench_batch = {
 	.name = "batch",
 	.desc = "count allocations, then count frees in lifo, fifo or random order, from a private cache",
 	.params = batch_params,

@@ -210,7 +210,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_bulk = {
+const struct sb_bench sb_bench_bulk = {
 	.name = "bulk",
 	.desc = "kmem_cache_alloc_bulk/free_bulk against a loop of single calls, bulks of 1 to max_bulk",
 	.params = bulk_params,

@@ -24,8 +24,8 @@
  * hold=1 checks these figures against the allocator's own: after the
  * repeats, count objects are allocated once more in a cache named
  * slabbench-held, its figures reported under "held", and the cache kept
- * alive until the next spec (or "release"), so that userspace can read
- * its line in /proc/slabinfo.
+ * alive until the next spec (or SB_SPEC_RELEASE), so that userspace can
+ * read its line in /proc/slabinfo.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -442,7 +442,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_overhead = {
+const struct sb_bench sb_bench_overhead = {
 	.name = "overhead",
 	.desc = "memory of count live objects in a private cache: slab pages, bytes per object by cause, pages held after free and shrink",
 	.params = overhead_params,

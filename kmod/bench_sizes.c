@@ -151,7 +151,7 @@ static int sizes_run(struct sb_ctx *ctx)
 	return ret;
 }
 
-const struct sb_test sb_test_sizes = {
+const struct sb_bench sb_bench_sizes = {
 	.name = "sizes",
 	.desc = "kmalloc+kfree in a loop, sizes 8 B to max(2 x KMALLOC_MAX_CACHE_SIZE, 16 KiB): kmalloc caches, then the page allocator",
 	.params = sizes_params,

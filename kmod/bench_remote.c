@@ -236,7 +236,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_remote = {
+const struct sb_bench sb_bench_remote = {
 	.name = "remote",
 	.desc = "objects allocated on one CPU and freed on another at the same time, through a ring",
 	.params = remote_params,

@@ -52,7 +52,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_merge = {
+const struct sb_bench sb_bench_merge = {
 	.name = "merge",
 	.desc = "checks that SLAB_NO_MERGE caches are never merged (harness self-test)",
 	.params = merge_params,

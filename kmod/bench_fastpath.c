@@ -125,7 +125,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_fastpath = {
+const struct sb_bench sb_bench_fastpath = {
 	.name = "fastpath",
 	.desc = "alloc+free of one object in a loop: the per-CPU fast path",
 	.params = fastpath_params,

@@ -2,18 +2,20 @@
 /*
  * hitrate: how often the allocator's per-CPU cache serves an allocation or
  * takes back a free without going to its slow path. Kprobes on the slow
- * paths count misses; hit rate = 1 - misses / operations this test made.
+ * paths count misses; hit rate = 1 - misses / operations this benchmark
+ * made.
  *
  * This is a counting pass: probes are registered only for its duration and
- * the test reports no times, so timed tests never carry probes.
+ * the benchmark reports no times, so timed benchmarks never carry probes.
  *
  * The counts are meant to match CONFIG_SLUB_STATS (alloc_slowpath,
  * free_slowpath) and SLAB's DEBUG_SLAB counters (allocmiss, freemiss):
  *  - SLUB: alloc_slowpath is incremented once per ___slab_alloc() call and
  *    free_slowpath once per __slab_free() call, both on entry, which is
  *    where the probes sit. SLUB_STATS counts every context using the cache
- *    and the whole life of the cache, including this test's warm-up round;
- *    the probes count only this test's thread and only the counted rounds.
+ *    and the whole life of the cache, including this benchmark's warm-up
+ *    round; the probes count only this benchmark's thread and only the
+ *    counted rounds.
  *    Nothing else uses the private cache, so the per-round difference of
  *    the SLUB_STATS counters should equal ours.
  *  - SLAB: allocmiss is counted right before cache_alloc_refill(), its only
@@ -460,7 +462,7 @@ out:
 	return ret;
 }
 
-const struct sb_test sb_test_hitrate = {
+const struct sb_bench sb_bench_hitrate = {
 	.name = "hitrate",
 	.desc = "per-CPU cache hit rates of alloc and free, from kprobes on the slow paths (counting pass, no times)",
 	.params = hitrate_params,
