@@ -4,9 +4,10 @@
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep)
 #   make demo     install what is missing, build the SLAB and SLUB guests,
-#                 run the quick workload on both and print the key figures
-#   make deps     install the Debian packages slabbench needs
-#   make check    checkpatch on kmod/ and vm/patches/
+#                 run the whole catalogue on both, print the report of SLUB
+#                 against SLAB and draw the charts
+#   make deps     install every Debian package slabbench and its tests need
+#   make check    checkpatch, sparse and shellcheck (scripts/check.sh)
 #   make bench    the harness's own speed: boot-to-ready and build times
 
 VERSION := 0.1
@@ -54,7 +55,10 @@ test-slow: all
 deps:
 	scripts/install-deps.sh
 
-demo: deps
+# The demo installs only what it needs: a first run is mostly downloads
+# and two kernel builds.
+demo:
+	scripts/install-deps.sh demo
 	$(MAKE) all
 	scripts/demo.sh
 

@@ -46,7 +46,7 @@ static DEFINE_MUTEX(sb_run_lock);
 
 static void sb_out_info(struct sb_out *out)
 {
-	sb_printf(out, "{\"module\":\"slabbench\",\"interface\":1,\"allocator\":\"%s\",",
+	sb_printf(out, "{\"module\":\"" SB_MODULE_NAME "\",\"interface\":1,\"allocator\":\"%s\",",
 		  SB_ALLOCATOR);
 	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"page_size\":%lu,",
 		  init_utsname()->release, num_online_cpus(), PAGE_SIZE);

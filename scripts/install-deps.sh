@@ -3,21 +3,39 @@
 #
 # Installs the Debian packages slabbench needs, only those missing.
 # Runs apt-get as root, or through sudo when that is available.
+#
+#   scripts/install-deps.sh        everything: the tests, every variant
+#   scripts/install-deps.sh demo   what make demo needs (SLAB and SLUB on
+#                                  6.1, report, charts): a first run
+#                                  downloads a third as much
 set -euo pipefail
 
 PACKAGES=(
 	# building guest kernels from Debian's source package
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils lz4
-	patch ccache linux-source-6.1 linux-source-6.12
-	# the debian variant: the module is built against Debian's headers
-	linux-headers-amd64
-	# the guests; perf goes into them for hackbench and --profile
-	qemu-system-x86 busybox-static linux-perf
-	# the slabbench program and its tests
-	libcjson-dev libgsl-dev jq gnuplot-nox zlib1g-dev
-	# make check, besides checkpatch from linux-source-6.1
-	sparse shellcheck
+	patch ccache linux-source-6.1
+	# the guests
+	qemu-system-x86 busybox-static
+	# the slabbench program, its report and charts
+	libcjson-dev libgsl-dev jq gnuplot-nox
 )
+case ${1:-all} in
+demo) ;;
+all)
+	PACKAGES+=(
+		# the slub-6.12 variant
+		linux-source-6.12
+		# the debian variant: the module is built against Debian's headers
+		linux-headers-amd64
+		# perf goes into the guests for hackbench and --profile
+		linux-perf
+		# the unit tests read the charts' PNGs
+		zlib1g-dev
+		# make check, besides checkpatch from linux-source-6.1
+		sparse shellcheck
+	) ;;
+*) echo "usage: scripts/install-deps.sh [demo|all]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PACKAGES[@]}"; do

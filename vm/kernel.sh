@@ -353,7 +353,6 @@ build_variant() {
 	echo "dir=$out"
 	echo "source=$(cat "$out/slabbench.source")"
 	echo "bzimage=$(cat "$out/slabbench.bzimage" 2>/dev/null || echo "$out/arch/x86/boot/bzImage")"
-	echo "kernel=$(boot_image "$out")"
 	echo "release=$(cat "$out/slabbench.release" 2>/dev/null || cat "$out/include/config/kernel.release")"
 	echo "module=$KMOD"
 	[ -z "${2:-}" ] || echo "initramfs=$INITRAMFS"
@@ -363,17 +362,6 @@ build_variant() {
 	echo "common_sha256=$(sha256sum <"$out/slabbench.common.config" | cut -d' ' -f1)"
 	echo "build_seconds=$(cat "$out/slabbench.build_seconds" 2>/dev/null || echo -1)"
 	echo "cmdline=$(default_cmdline)"
-}
-
-# What QEMU's -kernel boots: the uncompressed vmlinux where the kernel has
-# the PVH entry point (no decompression, no real-mode setup: time every
-# boot pays under TCG), else the bzImage.
-boot_image() {
-	if [ -f "$1/vmlinux" ] && grep -qx 'CONFIG_PVH=y' "$1/.config"; then
-		echo "$1/vmlinux"
-	else
-		cat "$1/slabbench.bzimage" 2>/dev/null || echo "$1/arch/x86/boot/bzImage"
-	fi
 }
 
 # Kernel parameters a variant always boots with: those of its fragments'
