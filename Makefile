@@ -15,7 +15,7 @@ BUILD := build
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
-	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm
 
