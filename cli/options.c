@@ -90,9 +90,8 @@ static int set_value(const char *cmd, const struct opt *o, const char *arg)
 		break;
 	case OPT_T_DOUBLE:
 		d = strtod(arg, &end);
-		if (*arg && !*end && !isnan(d) && (o->open ? d > o->dmin && d < o->dmax :
-						   d >= o->dmin && d <= o->dmax) &&
-		    (isinf(o->dmax) || isfinite(d))) {
+		if (*arg && !*end && isfinite(d) && (o->open ? d > o->dmin && d < o->dmax :
+						     d >= o->dmin && d <= o->dmax)) {
 			*(double *)o->value = d;
 			return 0;
 		}
@@ -180,27 +179,45 @@ static char *left_column(const struct opt *o)
 			 o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
 }
 
-/* "(default 512)", or NULL when there is no default worth saying. */
-static char *default_text(const struct opt *o)
+/* The default, or NULL when there is none worth saying. */
+static char *default_value(const struct opt *o)
 {
 	switch (o->type) {
 	case OPT_T_LONG:
 		if (o->initial.l)
-			return xasprintf("(default %ld)", o->initial.l);
+			return xasprintf("default %ld", o->initial.l);
 		break;
 	case OPT_T_DOUBLE:
 		if (o->initial.d >= o->dmin)
-			return xasprintf("(default %g)", o->initial.d);
+			return xasprintf("default %g", o->initial.d);
 		break;
 	case OPT_T_STRING:
 	case OPT_T_CHOICE:
 		if (o->initial.s)
-			return xasprintf("(default %s)", o->initial.s);
+			return xasprintf("default %s", o->initial.s);
 		break;
 	default:
 		break;
 	}
-	return o->deftext ? xasprintf("(default: %s)", o->deftext) : NULL;
+	return o->deftext ? xasprintf("default: %s", o->deftext) : NULL;
+}
+
+/* "(1 to 64, default 2)": the bounds and the default, as far as there are any. */
+static char *default_text(const struct opt *o)
+{
+	char *bounds = NULL, *def = default_value(o), *s = NULL;
+
+	/* The unit is the value's name (--mem=MB) here. */
+	if (o->type == OPT_T_LONG)
+		bounds = xasprintf("%ld to %ld", o->min, o->max);
+	else if (o->type == OPT_T_DOUBLE || o->type == OPT_T_CHOICE)
+		bounds = expected(o);
+	if (bounds || def)
+		s = xasprintf("(%s%s%s)", bounds ? bounds : "", bounds && def ? ", " : "",
+			      def ? def : "");
+	free(bounds);
+	free(def);
+	return s;
 }
 
 void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
@@ -241,7 +258,7 @@ void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
 			}
 		}
 		if (def && col + 1 + strlen(def) > USAGE_COLUMNS)
-			fprintf(f, "\n  %-*s %s\n", (int)width, "", def);
+			fprintf(f, "\n  %-*s  %s\n", (int)width, "", def);
 		else
 			fprintf(f, "%s%s\n", def ? " " : "", def ? def : "");
 		free(def);
