@@ -136,7 +136,6 @@ int cmd_bench(int argc, char **argv)
 			 "variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
 			 "TCG, 0.5% under icount).\n",
 	};
-	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
 	struct vm_opts vm = { .accel = "tcg", .mem = 512, .timeout = 120 };
 	long boots = 5;
 	bool noise = false;
@@ -151,9 +150,8 @@ int cmd_bench(int argc, char **argv)
 
 	if (first < 0 || vm_cpus_for_accel(vm.accel, &vm.cpus))
 		return 2;
-	variants = first < argc ? argv + first : defaults;
-	n = first < argc ? argc - first : (int)ARRAY_SIZE(defaults);
-	if (variants_check("bench", variants, n))
+	n = runner_variants("bench", argc - first, argv + first, &variants);
+	if (n < 0)
 		return 2;
 	for (int i = 0; i < n; i++) {
 		if (noise)

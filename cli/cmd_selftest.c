@@ -141,7 +141,6 @@ int cmd_selftest(int argc, char **argv)
 			 "oops, WARN or lockup. Debug kernels under TCG need a longer --timeout;\n"
 			 "the remote test needs --cpus of 2 or more.\n",
 	};
-	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
 	/* 1 GB: debug kernels need it. */
 	struct vm_opts vm = { .accel = "auto", .mem = 1024, .timeout = 600 };
 	long fuzz = 10000;
@@ -160,9 +159,8 @@ int cmd_selftest(int argc, char **argv)
 		return error("selftest: --cpus=1: expected 2 to 64 (the remote test needs two)"), 2;
 	if (vm_cpus_for_accel(vm.accel, &vm.cpus))
 		return 2;
-	variants = first < argc ? argv + first : defaults;
-	n = first < argc ? argc - first : (int)ARRAY_SIZE(defaults);
-	if (variants_check("selftest", variants, n))
+	n = runner_variants("selftest", argc - first, argv + first, &variants);
+	if (n < 0)
 		return 2;
 	plan = selftest_plan(fuzz);
 	for (int i = 0; i < n; i++)

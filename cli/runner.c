@@ -218,6 +218,16 @@ static int copy_file(const char *from, const char *to)
 	return ret;
 }
 
+int runner_variants(const char *cmd, int argc, char **argv, char ***variants)
+{
+	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
+
+	*variants = argc ? argv : defaults;
+	if (!argc)
+		argc = ARRAY_SIZE(defaults);
+	return variants_check(cmd, *variants, argc) ? -1 : argc;
+}
+
 int runner_guest_open(struct runner_guest *rg, const char *variant, const struct vm_opts *vm)
 {
 	memset(rg, 0, sizeof(*rg));

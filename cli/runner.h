@@ -48,6 +48,12 @@ struct runner_opts {
  */
 int runner_run(const struct runner_opts *o);
 
+/*
+ * The variants a command names (@argc of @argv), else the four that
+ * compare the allocators; -1 after a message when vm/variants lacks one.
+ */
+int runner_variants(const char *cmd, int argc, char **argv, char ***variants);
+
 /* A guest built and, once staged, its plan: stage.vm is ready for vm_boot(). */
 struct runner_guest {
 	struct guest g;
