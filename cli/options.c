@@ -49,8 +49,6 @@ static char *choice_list(const char *const *c)
 /* What a refused value should have been: "1 to 64 (MB)". */
 static char *expected(const struct opt *o)
 {
-	char *list, *s;
-
 	switch (o->type) {
 	case OPT_T_LONG:
 		return xasprintf("%ld to %ld%s%s%s", o->min, o->max, o->unit ? " (" : "",
@@ -58,13 +56,10 @@ static char *expected(const struct opt *o)
 	case OPT_T_DOUBLE:
 		if (isinf(o->dmax))
 			return xasprintf("a number %s %g", o->open ? "above" : "of at least", o->dmin);
-		return xasprintf("a number %s %g and %g", o->open ? "strictly between" : "from",
-				 o->dmin, o->dmax);
+		return xasprintf(o->open ? "a number strictly between %g and %g" :
+				 "a number from %g to %g", o->dmin, o->dmax);
 	case OPT_T_CHOICE:
-		list = choice_list(o->choices);
-		s = xstrdup(list);
-		free(list);
-		return s;
+		return choice_list(o->choices);
 	default:
 		return xstrdup("a value");
 	}
