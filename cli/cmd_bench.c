@@ -84,6 +84,7 @@ static int noise_variant(const char *variant, const char *accel)
 	char *out = xasprintf("%s/runs/noise-%s-%s.json", slabbench_cache(), variant, accel);
 	const struct runner_opts o = {
 		.allocs = variant, .workload = "quick", .output = out, .boots = 1,
+		.quiet = true,
 		.vm = { .accel = accel, .mem = 512 },
 	};
 	const cJSON *t, *m;

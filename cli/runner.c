@@ -375,7 +375,7 @@ static int run_variant(const struct runner_opts *o, const char *variant,
 	if (!ret) {
 		cJSON_ReplaceItemInObject(doc, "status", cJSON_CreateString("complete"));
 		ret = results_save(out, doc);
-		if (!ret)
+		if (!ret && !o->quiet)
 			printf("%s\n", out);
 	} else {
 		partial = sibling(out, ".partial.json");

@@ -38,6 +38,7 @@ struct runner_opts {
 	const char *profile;	/* the tests to run under perf: a name or a number */
 	long repeat;		/* > 0: every test's repeats */
 	long boots;
+	bool quiet;		/* the caller reads the file: its path is not printed */
 };
 
 /*
