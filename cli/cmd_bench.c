@@ -6,74 +6,56 @@
  */
 #define _GNU_SOURCE
 #include "commands.h"
-#include "guest.h"
+#include "options.h"
+#include "plan.h"
 #include "results.h"
+#include "runner.h"
 #include "schema.h"
 #include "stats.h"
 #include "util.h"
-#include "vm.h"
 
-#include <getopt.h>
+#include <linux/slabbench.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char bench_usage[] =
-	"usage: slabbench bench [--boots=N] [--accel=ACCEL] [--cpus=N] [VARIANT...]\n"
-	"       slabbench bench --noise [VARIANT...]\n"
-	"\n"
-	"Boots each variant N times (default 5) with nothing to run and prints\n"
-	"the median, min and max time from QEMU's start to the guest agent's\n"
-	"ready signal, and the kernel's cold build time (building it first if\n"
-	"it is missing). Default variants: slab slub slob slub-6.12. The goal\n"
-	"is a median of at most 1.5 s under TCG with 2 vCPUs.\n"
-	"\n"
-	"--noise runs 'slabbench run --workload=quick' on each variant under\n"
-	"tcg and under icount and prints its wall time and the coefficient of\n"
-	"variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
-	"TCG, 0.5% under icount).\n";
-
-static int bench_variant(const char *variant, long boots, const char *accel,
-			 long cpus)
+static int bench_variant(const char *variant, long boots, const struct vm_opts *vm)
 {
-	static const char plan[] = "file info /sys/kernel/debug/slabbench/info\n";
 	double *ready = xcalloc(boots, sizeof(*ready)), *wall = xcalloc(boots, sizeof(*wall));
-	char *initrd = NULL, *rundir = NULL;
+	struct plan *plan = plan_new();
+	struct runner_guest rg;
 	struct summary r, w;
-	struct guest g;
 	int ret = -1;
 	long i;
 
-	if (guest_prepare(variant, &g))
+	plan_file(plan, PLAN_INFO, SB_PATH_INFO);
+	if (runner_guest_open(&rg, variant, vm))
 		goto out_free;
-	rundir = guest_rundir(variant);
-	if (!rundir)
-		goto out;
-	if (guest_initrd(&g, plan, rundir, false, &initrd))
+	if (runner_guest_stage(&rg, plan, false))
 		goto out;
 	for (i = 0; i < boots; i++) {
-		struct vm_config c = {
-			.label = variant, .kernel = g.bzimage, .initrd = initrd,
-			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 512,
-			.timeout_s = 120, .expected_results = 0, .cmdline = g.cmdline,
-		};
+		char *what = xasprintf("bench %s: boot %ld", variant, i + 1);
 		struct vm_outcome o;
+		int bad;
 
 		progress("bench %s: boot %ld/%ld", variant, i + 1, boots);
-		if (vm_boot(&c, &o))
+		if (vm_boot(&rg.stage.vm, &o)) {
+			free(what);
 			goto out;
-		if (o.status != VM_OK || o.ready_s < 0) {
-			error("bench %s: boot %ld: %s", variant, i + 1, vm_status_name(o.status));
-			print_console_tail(o.console_path, 20);
+		}
+		bad = runner_verdict(what, &o, o.ready_s < 0 ? "the agent never became ready" : NULL);
+		free(what);
+		if (bad) {
 			vm_outcome_free(&o);
 			goto out;
 		}
 		ready[i] = o.ready_s;
 		wall[i] = o.wall_s;
 		if (i == 0)
-			printf("%-10s accel %s, %ld vCPUs, %s\n", variant, o.accel, cpus, g.release);
+			printf("%-10s accel %s, %ld vCPUs, %s\n", variant, o.accel, vm->cpus,
+			       rg.g.release);
 		vm_outcome_free(&o);
 	}
 	progress_done();
@@ -81,8 +63,8 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 	summarize(wall, boots, &w);
 	printf("%-10s boot to agent ready: median %.2f s, min %.2f s, max %.2f s (%ld boots); "
 	       "whole boot %.2f s median\n", variant, r.median, r.min, r.max, boots, w.median);
-	if (g.build_seconds >= 0)
-		printf("%-10s cold kernel build: %.0f s (make -j%ld)\n", variant, g.build_seconds,
+	if (rg.g.build_seconds >= 0)
+		printf("%-10s cold kernel build: %.0f s (make -j%ld)\n", variant, rg.g.build_seconds,
 		       getenv("SLABBENCH_JOBS") ? atol(getenv("SLABBENCH_JOBS")) :
 						  sysconf(_SC_NPROCESSORS_ONLN));
 	else
@@ -90,10 +72,9 @@ static int bench_variant(const char *variant, long boots, const char *accel,
 		       variant);
 	ret = 0;
 out:
-	guest_free(&g);
+	runner_guest_close(&rg);
 out_free:
-	guest_initrd_free(initrd);
-	free(rundir);
+	plan_free(plan);
 	free(ready);
 	free(wall);
 	return ret;
@@ -103,14 +84,16 @@ out_free:
 static int noise_variant(const char *variant, const char *accel)
 {
 	char *out = xasprintf("%s/runs/noise-%s-%s.json", slabbench_cache(), variant, accel);
-	char *alloc = xasprintf("--alloc=%s", variant), *acc = xasprintf("--accel=%s", accel);
-	char *argv[] = { "/proc/self/exe", "run", alloc, acc, "--workload=quick", "-o", out, NULL };
-	char *stdout_text = NULL;
+	const struct runner_opts o = {
+		.allocs = variant, .workload = "quick", .output = out, .boots = 1,
+		.quiet = true,
+		.vm = { .accel = accel, .mem = 512 },
+	};
 	double start = monotonic_seconds(), wall;
 	cJSON *doc = NULL;
 	int ret = -1;
 
-	if (run_capture(argv, &stdout_text, NULL)) {
+	if (runner_run(&o)) {
 		error("bench --noise: run --alloc=%s --accel=%s failed", variant, accel);
 		goto out;
 	}
@@ -131,68 +114,47 @@ static int noise_variant(const char *variant, const char *accel)
 	ret = 0;
 out:
 	cJSON_Delete(doc);
-	free(stdout_text);
 	free(out);
-	free(alloc);
-	free(acc);
 	return ret;
 }
 
 int cmd_bench(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "boots", required_argument, NULL, 'b' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "noise", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct usage usage = {
+		.cmd = "bench", .args = "[VARIANT...]", .max_args = -1,
+		.about = "Boots each variant N times with nothing to run and prints the median,\n"
+			 "min and max time from QEMU's start to the guest agent's ready signal,\n"
+			 "and the kernel's cold build time (building it first if it is missing).\n"
+			 "Default variants: slab slub slob slub-6.12. The goal is a median of at\n"
+			 "most 1.5 s under TCG with 2 vCPUs.\n"
+			 "\n"
+			 "--noise runs 'slabbench run --workload=quick' on each variant under\n"
+			 "tcg and under icount and prints its wall time and the coefficient of\n"
+			 "variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
+			 "TCG, 0.5% under icount).\n",
 	};
-	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
-	const char *accel = "tcg";
-	long boots = 5, cpus = 0;
-	char **variants;
-	int c, n, failed = 0;
+	struct vm_opts vm = { .accel = "tcg", .mem = 512, .timeout = 120 };
+	long boots = 5;
 	bool noise = false;
+	struct opt opts[] = {
+		OPT_INTEGER("boots", &boots, "N", 1, 100, NULL, "boots per variant"),
+		OPT_VM(&vm),
+		OPT_BOOLEAN(0, "noise", &noise, "time and spread of the quick workload instead"),
+		OPT_END(),
+	};
+	int first = options_parse(&usage, opts, argc, argv), n, failed = 0;
+	char **variants;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (parse_long(optarg, 1, 100, &boots))
-				return error("bench: --boots=%s: expected 1 to 100", optarg), 2;
-			break;
-		case 'a':
-			if (!accel_valid(optarg))
-				return error("bench: --accel=%s: expected auto, kvm, tcg or icount", optarg), 2;
-			accel = optarg;
-			break;
-		case 'c':
-			if (parse_long(optarg, 1, 64, &cpus))
-				return error("bench: --cpus=%s: expected 1 to 64", optarg), 2;
-			break;
-		case 'n':
-			noise = true;
-			break;
-		case 'h':
-			fputs(bench_usage, stdout);
-			return 0;
-		default:
-			return error("bench: %s: unknown option or missing value", argv[optind - 1]), 2;
-		}
-	}
-	if (vm_cpus_for_accel(accel, &cpus))
+	if (first < 0 || vm_cpus_for_accel(vm.accel, &vm.cpus))
 		return 2;
-	variants = optind < argc ? argv + optind : defaults;
-	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
-	if (variants_check("bench", variants, n))
+	n = runner_variants("bench", argc - first, argv + first, &variants);
+	if (n < 0)
 		return 2;
 	for (int i = 0; i < n; i++) {
 		if (noise)
 			failed |= noise_variant(variants[i], "tcg") || noise_variant(variants[i], "icount");
 		else
-			failed |= bench_variant(variants[i], boots, accel, cpus) != 0;
+			failed |= bench_variant(variants[i], boots, &vm) != 0;
 	}
 	return failed;
 }

@@ -6,29 +6,14 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
+#include "options.h"
 #include "results.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char compare_usage[] =
-	"usage: slabbench compare [--json] [--alpha=A] [--fail-on-regression=PCT]\n"
-	"                         [--allow-partial] [-o FILE] BASE.json OTHER.json...\n"
-	"\n"
-	"Compares each metric of every test of OTHER runs with the BASE run: means,\n"
-	"spread, percent change and Welch's two-sided t-test. The runs must be of\n"
-	"the same workload.\n"
-	"\n"
-	"  --json                    every figure as JSON instead of the table\n"
-	"  --alpha=A                 significance level, 0 < A < 1 (default 0.05)\n"
-	"  --fail-on-regression=PCT  exit 1 if a significant change for the worse\n"
-	"                            is larger than PCT percent\n"
-	"  --allow-partial           compare the partial results of failed runs too\n"
-	"  -o, --output=FILE         write the output to FILE (atomically)\n";
 
 struct compare_opts {
 	bool json, allow_partial;
@@ -36,61 +21,30 @@ struct compare_opts {
 	const char *output;
 };
 
-/* A whole finite decimal number in [min, max]. */
-static int parse_double(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (!*s || *end || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
+/* Returns the index of the first results file, or -1. */
 static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "fail-on-regression", required_argument, NULL, 'f' },
-		{ "allow-partial", no_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct usage usage = {
+		.cmd = "compare", .args = "BASE.json OTHER.json...", .min_args = 2,
+		.max_args = -1,
+		.about = "Compares each metric of every test of OTHER runs with the BASE run: means,\n"
+			 "spread, percent change and Welch's two-sided t-test. The runs must be of\n"
+			 "the same workload.\n",
 	};
-	int c;
+	struct opt opts[] = {
+		OPT_BOOLEAN(0, "json", &o->json, "every figure as JSON instead of the table"),
+		OPT_DOUBLE("alpha", &o->alpha, "A", 0, 1, true, "significance level"),
+		OPT_DOUBLE("fail-on-regression", &o->fail_pct, "PCT", 0, INFINITY, false,
+			   "exit 1 if a significant change for the worse\n"
+			   "is larger than PCT percent"),
+		OPT_BOOLEAN(0, "allow-partial", &o->allow_partial,
+			    "compare the partial results of failed runs too"),
+		OPT_STRING('o', "output", &o->output, "FILE", "write the output to FILE (atomically)"),
+		OPT_END(),
+	};
 
 	*o = (struct compare_opts){ .alpha = 0.05, .fail_pct = -1 };
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'p': o->allow_partial = true; break;
-		case 'o': o->output = optarg; break;
-		case 'a':
-			if (parse_double(optarg, 0, 1, &o->alpha) || o->alpha == 0 || o->alpha == 1)
-				return error("compare: --alpha=%s: expected a number between 0 and 1",
-					     optarg);
-			break;
-		case 'f':
-			if (parse_double(optarg, 0, 1e9, &o->fail_pct))
-				return error("compare: --fail-on-regression=%s: expected a percentage, 0 or more",
-					     optarg);
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			exit(0);
-		default:
-			return error("compare: %s: unknown option or missing value (see 'slabbench compare --help')",
-				     argv[optind - 1]);
-		}
-	}
-	if (argc - optind < 2)
-		return error("compare: expected a base results file and at least one other "
-			     "(see 'slabbench compare --help')");
-	return 0;
+	return options_parse(&usage, opts, argc, argv);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -100,12 +54,12 @@ int cmd_compare(int argc, char **argv)
 	const char **paths;
 	cJSON **docs;
 	char *text = NULL, *report = NULL;
-	int n, ret = 2, regressions = 0;
+	int first = parse_compare_opts(argc, argv, &o), n, ret = 2, regressions = 0;
 
-	if (parse_compare_opts(argc, argv, &o))
+	if (first < 0)
 		return 2;
-	n = argc - optind;
-	paths = (const char **)argv + optind;
+	n = argc - first;
+	paths = (const char **)argv + first;
 	docs = compare_load(paths, n, o.allow_partial);
 	if (!docs || compare_build(&c, paths, (const cJSON *const *)docs, n, o.alpha))
 		goto out;

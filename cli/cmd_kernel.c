@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "guest.h"
+#include "options.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -13,15 +14,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const char kernel_usage[] =
-	"usage: slabbench kernel build VARIANT...\n"
-	"       slabbench kernel list\n"
-	"       slabbench kernel clean [VARIANT...]\n"
-	"\n"
-	"Builds, lists (with cache state and inputs hash) or removes guest\n"
-	"kernels. Variants are listed in vm/variants; the cache is\n"
-	"$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n";
 
 static int kernel_script(const char *verb, const char *variant)
 {
@@ -42,13 +34,20 @@ static int kernel_script(const char *verb, const char *variant)
 
 int cmd_kernel(int argc, char **argv)
 {
-	const char *verb = argc > 1 ? argv[1] : NULL;
+	static const struct usage usage = {
+		.cmd = "kernel", .args = "build VARIANT... | list | clean [VARIANT...]",
+		.min_args = 1, .max_args = -1,
+		.about = "Builds, lists (with cache state and inputs hash) or removes guest\n"
+			 "kernels. Variants are listed in vm/variants; the cache is\n"
+			 "$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n",
+	};
+	struct opt opts[] = { OPT_END() };
+	const char *verb;
 	int ret = 0;
 
-	if (!verb || !strcmp(verb, "--help") || !strcmp(verb, "-h")) {
-		fputs(kernel_usage, verb ? stdout : stderr);
-		return verb ? 0 : 2;
-	}
+	if (options_parse(&usage, opts, argc, argv) != 1)
+		return 2;
+	verb = argv[1];
 	if (!strcmp(verb, "list")) {
 		if (argc != 2)
 			return error("kernel list: takes no arguments"), 2;

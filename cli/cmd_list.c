@@ -8,22 +8,15 @@
 #include "commands.h"
 #include "guest.h"
 #include "json.h"
+#include "options.h"
 #include "util.h"
 #include "workload.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char list_usage[] =
-	"usage: slabbench list [--alloc=VARIANT]\n"
-	"\n"
-	"Lists the workloads in workloads/ (for --workload=NAME) and the\n"
-	"module's tests with every parameter's default and bounds or choices,\n"
-	"from the catalogue of the module built for VARIANT (default slub).\n";
 
 static int json_file(const struct dirent *e)
 {
@@ -127,31 +120,20 @@ static int list_tests(const char *variant)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "alloc", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct usage usage = {
+		.cmd = "list",
+		.about = "Lists the workloads in workloads/ (for --workload=NAME) and the\n"
+			 "module's tests with every parameter's default and bounds or choices,\n"
+			 "from the catalogue of the module built for VARIANT.\n",
 	};
 	char *variant = "slub";
-	int c;
+	struct opt opts[] = {
+		OPT_STRING(0, "alloc", &variant, "VARIANT", "whose module's catalogue to list"),
+		OPT_END(),
+	};
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			variant = optarg;
-			break;
-		case 'h':
-			fputs(list_usage, stdout);
-			return 0;
-		default:
-			return error("list: %s: unknown option or missing value", argv[optind - 1]), 2;
-		}
-	}
-	if (optind < argc)
-		return error("list: %s: unexpected argument", argv[optind]), 2;
-	if (variants_check("list: --alloc", &variant, 1))
+	if (options_parse(&usage, opts, argc, argv) < 0 ||
+	    variants_check("list: --alloc", &variant, 1))
 		return 2;
 	return list_workloads() || list_tests(variant);
 }

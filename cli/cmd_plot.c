@@ -6,58 +6,42 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
+#include "options.h"
 #include "plot.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
-
-static const char plot_usage[] =
-	"usage: slabbench plot [--allow-partial] -o DIR RESULTS.json...\n"
-	"\n"
-	"Draws, as DIR/NAME.png and DIR/NAME.svg with gnuplot (data in NAME.dat):\n"
-	"  sizes     kmalloc+kfree cost against object size, a line per run\n"
-	"  overhead  memory per live object, stacked by cause, with each run's\n"
-	"            overhead against the first run's\n"
-	"  hitrate   per-CPU cache hit rates per run and test\n"
-	"  scaling   throughput against CPUs\n"
-	"  remote    cost of remote frees, on each side\n"
-	"A chart whose test is in no results file is skipped with a message.\n";
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "allow-partial", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct usage usage = {
+		.cmd = "plot", .args = "-o DIR RESULTS.json...", .min_args = 1, .max_args = -1,
+		.about = "Draws, as DIR/NAME.png and DIR/NAME.svg with gnuplot (data in NAME.dat):\n"
+			 "  sizes     kmalloc+kfree cost against object size, a line per run\n"
+			 "  overhead  memory per live object, stacked by cause, with each run's\n"
+			 "            overhead against the first run's\n"
+			 "  hitrate   per-CPU cache hit rates per run and test\n"
+			 "  scaling   throughput against CPUs\n"
+			 "  remote    cost of remote frees, on each side\n"
+			 "A chart whose test is in no results file is skipped with a message.\n",
 	};
 	const char *dir = NULL;
 	bool partial = false;
 	cJSON **docs;
-	int c, n, ret;
+	int first, n, ret;
+	struct opt opts[] = {
+		OPT_STRING('o', "output", &dir, "DIR", "the directory of the charts"),
+		OPT_BOOLEAN(0, "allow-partial", &partial, "plot the partial results of failed runs too"),
+		OPT_END(),
+	};
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			dir = optarg;
-			break;
-		case 'p':
-			partial = true;
-			break;
-		case 'h':
-			fputs(plot_usage, stdout);
-			return 0;
-		default:
-			return error("plot: %s: unknown option or missing value", argv[optind - 1]), 2;
-		}
-	}
-	n = argc - optind;
-	if (!dir || n < 1)
-		return error("plot: expected -o DIR and at least one results file (see 'slabbench plot --help')"), 2;
-	docs = compare_load((const char **)argv + optind, n, partial);
+	first = options_parse(&usage, opts, argc, argv);
+	if (first < 0)
+		return 2;
+	n = argc - first;
+	if (!dir)
+		return error("plot: expected -o DIR (see 'slabbench plot --help')"), 2;
+	docs = compare_load((const char **)argv + first, n, partial);
 	if (!docs)
 		return 2;
 	ret = plot_results((const cJSON *const *)docs, n, dir) ? 1 : 0;

@@ -9,175 +9,162 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "frames.h"
-#include "guest.h"
+#include "options.h"
+#include "plan.h"
+#include "runner.h"
 #include "util.h"
-#include "vm.h"
 
-#include <getopt.h>
+#include <linux/slabbench.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char selftest_usage[] =
-	"usage: slabbench selftest [--accel=ACCEL] [--cpus=N] [--timeout=S]\n"
-	"                          [--fuzz=N] [VARIANT...]\n"
-	"\n"
-	"Boots each variant (default: slab slub slob slub-6.12) and prints, as\n"
-	"KTAP, the module's self-test (every test once with small parameters:\n"
-	"it completes, its figures are in range, slab memory returns to its\n"
-	"baseline), the agent's unload test (refused during a run, then 20\n"
-	"unload and load cycles, slab memory back to its baseline) and its fuzz\n"
-	"test (--fuzz generated specs, 10000 by default, mostly broken: each\n"
-	"answered with a JSON result or a refusal with its reason, the answer\n"
-	"the spec decides where it does; hostile specs refused; the module\n"
-	"answering afterwards).\n"
-	"On kernels with kmemleak (the debug variants) a scan after all that\n"
-	"must report nothing. Exits 1 if any case fails or the console shows an\n"
-	"oops, WARN or lockup. --timeout bounds each boot (default 600 s;\n"
-	"debug kernels under TCG need more).\n";
 
 /*
  * The run during which unloading is tried lasts a fifth of a second under
  * TCG, seconds on a debug kernel: the agent waits for it to start. A
  * fixed fuzz seed: a failing spec comes back on every run.
  */
-static const char plan_format[] =
-	"file ktap /sys/kernel/debug/slabbench/selftest\n"
-	"reload 20 test=fastpath iters=100000 repeats=1\n"
-	"fuzz %ld 1\n"
-	"write /sys/kernel/debug/kmemleak scan\n"
-	"file kmemleak /sys/kernel/debug/kmemleak\n";
-
-/* The KTAP documents of the plan, as the agent names its frames. */
-static const char * const parts_expected[] = { "ktap", "reload", "fuzz" };
-
-/* Prints @text and counts its "ok" and "not ok" lines. */
-static void tally(const char *text, size_t len, int *ok, int *failed)
+static struct plan *selftest_plan(long fuzz)
 {
-	const char *line = text, *end = text + len;
+	struct plan *p = plan_new();
 
-	fwrite(text, 1, len, stdout);
+	plan_file(p, PLAN_KTAP, SB_PATH_SELFTEST);
+	plan_reload(p, 20, "test=fastpath iters=100000 repeats=1");
+	plan_fuzz(p, fuzz, 1);
+	plan_write(p, "/sys/kernel/debug/kmemleak", "scan");
+	plan_file(p, PLAN_KMEMLEAK, "/sys/kernel/debug/kmemleak");
+	return p;
+}
+
+/* The tally of one guest's KTAP documents. */
+struct tally {
+	int ok, failed, parts;
+};
+
+/* Prints a KTAP document and counts its "ok" and "not ok" lines. */
+static int on_ktap(const struct frame *f, void *ctx)
+{
+	struct tally *t = ctx;
+	const char *line = f->data, *end = f->data + f->len;
+
+	fwrite(f->data, 1, f->len, stdout);
 	while (line < end) {
 		if (!strncmp(line, "ok ", 3))
-			(*ok)++;
+			t->ok++;
 		else if (!strncmp(line, "not ok ", 7))
-			(*failed)++;
+			t->failed++;
 		line = memchr(line, '\n', end - line);
 		if (!line)
 			break;
 		line++;
 	}
+	t->parts++;
+	return 0;
 }
 
-static int selftest_variant(const char *variant, const char *accel, long cpus,
-			    long timeout, const char *plan)
+/* What a scan after everything else found; kernels without kmemleak skip. */
+static int on_kmemleak(const struct frame *f, void *ctx)
 {
-	int ok = 0, failed = 0, parts = 0, ret = -1;
-	struct vm_outcome o = { 0 };
-	struct guest g;
-	struct frame f;
-	size_t pos = 0;
+	struct tally *t = ctx;
+	bool missing = !strcmp(f->kind, SB_FRAME_MISSING), clean = missing || f->len == 0;
 
-	if (guest_prepare(variant, &g))
+	printf("%sok 1 kmemleak reports nothing%s\n", clean ? "" : "not ",
+	       missing ? " # SKIP no kmemleak" : "");
+	if (!clean)
+		fwrite(f->data, 1, f->len > 4096 ? 4096 : f->len, stdout);
+	t->ok += clean;
+	t->failed += !clean;
+	return 0;
+}
+
+/* The KTAP documents of the plan, as the agent names its frames. */
+static const struct frame_route selftest_routes[] = {
+	{ SB_FRAME_FILE, PLAN_KMEMLEAK, on_kmemleak },
+	{ SB_FRAME_MISSING, PLAN_KMEMLEAK, on_kmemleak },
+	{ SB_FRAME_FILE, PLAN_KTAP, on_ktap },
+	{ SB_FRAME_FILE, SB_NAME_RELOAD, on_ktap },
+	{ SB_FRAME_FILE, SB_NAME_FUZZ, on_ktap },
+	{ 0 },
+};
+#define KTAP_PARTS 3
+
+static int selftest_variant(const char *variant, const struct vm_opts *vm,
+			    const struct plan *plan)
+{
+	struct vm_outcome o = { 0 };
+	struct runner_guest rg;
+	struct tally t = { 0 };
+	char *what = NULL, *why = NULL;
+	size_t pos = 0;
+	int ret = -1;
+
+	if (runner_guest_open(&rg, variant, vm))
 		return -1;
 	/* Nothing here is timed: TCG on one thread, safe with kprobes. */
-	if (guest_boot(&g, plan, accel, cpus, true, timeout, &o))
+	if (runner_guest_stage(&rg, plan, false))
 		goto out;
-	printf("# %s: %s, accel %s\n", variant, g.release, o.accel);
-	while (frame_next(o.channel, o.channel_len, &pos, &f) == 1) {
-		/* What a scan after everything else found; kernels without it skip. */
-		if (!strcmp(f.name, "kmemleak") && (!strcmp(f.kind, "file") ||
-						     !strcmp(f.kind, "missing"))) {
-			bool clean = !strcmp(f.kind, "missing") || f.len == 0;
-
-			printf("%sok 1 kmemleak reports nothing%s\n", clean ? "" : "not ",
-			       strcmp(f.kind, "missing") ? "" : " # SKIP no kmemleak");
-			if (!clean)
-				fwrite(f.data, 1, f.len > 4096 ? 4096 : f.len, stdout);
-			ok += clean;
-			failed += !clean;
-			continue;
-		}
-		if (strcmp(f.kind, "file"))
-			continue;
-		for (size_t i = 0; i < ARRAY_SIZE(parts_expected); i++) {
-			if (!strcmp(f.name, parts_expected[i])) {
-				tally(f.data, f.len, &ok, &failed);
-				parts++;
-			}
-		}
-	}
-	if (o.status != VM_OK || parts != (int)ARRAY_SIZE(parts_expected)) {
-		error("selftest %s: the guest did not finish (%s)", variant,
-		      vm_status_name(o.status));
-		print_console_tail(o.console_path, 20);
-	} else if (o.console_problem) {
-		error("selftest %s: console: %s", variant, o.console_problem);
-	} else {
-		ret = failed ? -1 : 0;
-	}
-	printf("# %s: %d ok, %d not ok%s\n", variant, ok, failed,
-	       ret && !failed ? ", guest failed" : "");
+	rg.stage.vm.single_thread = true;
+	if (vm_boot(&rg.stage.vm, &o))
+		goto out;
+	printf("# %s: %s, accel %s\n", variant, rg.g.release, o.accel);
+	frames_route(o.channel, o.channel_len, &pos, selftest_routes, &t);
+	if (t.parts != KTAP_PARTS)
+		why = xasprintf("%d of %d KTAP documents came back (%s)", t.parts, KTAP_PARTS,
+				vm_status_name(o.status));
+	what = xasprintf("selftest %s", variant);
+	if (!runner_verdict(what, &o, why))
+		ret = t.failed ? -1 : 0;
+	printf("# %s: %d ok, %d not ok%s\n", variant, t.ok, t.failed,
+	       ret && !t.failed ? ", guest failed" : "");
 out:
+	free(what);
+	free(why);
 	vm_outcome_free(&o);
-	guest_free(&g);
+	runner_guest_close(&rg);
 	return ret;
 }
 
 int cmd_selftest(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "accel", required_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "fuzz", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct usage usage = {
+		.cmd = "selftest", .args = "[VARIANT...]", .max_args = -1,
+		.about = "Boots each variant (default: slab slub slob slub-6.12) and prints, as\n"
+			 "KTAP, the module's self-test (every test once with small parameters:\n"
+			 "it completes, its figures are in range, slab memory returns to its\n"
+			 "baseline), the agent's unload test (refused during a run, then 20\n"
+			 "unload and load cycles, slab memory back to its baseline) and its fuzz\n"
+			 "test (--fuzz generated specs, mostly broken: each answered with a JSON\n"
+			 "result or a refusal with its reason, the answer the spec decides where\n"
+			 "it does; hostile specs refused; the module answering afterwards).\n"
+			 "On kernels with kmemleak (the debug variants) a scan after all that\n"
+			 "must report nothing. Exits 1 if any case fails or the console shows an\n"
+			 "oops, WARN or lockup. Debug kernels under TCG need a longer --timeout;\n"
+			 "the remote test needs --cpus of 2 or more.\n",
 	};
-	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
-	const char *accel = "auto";
-	long cpus = 0, timeout = 600, fuzz = 10000;
-	char *plan;
+	/* 1 GB: debug kernels need it. */
+	struct vm_opts vm = { .accel = "auto", .mem = 1024, .timeout = 600 };
+	long fuzz = 10000;
+	struct opt opts[] = {
+		OPT_VM(&vm),
+		OPT_INTEGER("fuzz", &fuzz, "N", 1, 1000000, "specs", "generated specs to try"),
+		OPT_END(),
+	};
+	int first = options_parse(&usage, opts, argc, argv), n, failed = 0;
+	struct plan *plan;
 	char **variants;
-	int c, n, failed = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (!accel_valid(optarg))
-				return error("selftest: --accel=%s: expected auto, kvm, tcg or icount", optarg), 2;
-			accel = optarg;
-			break;
-		case 'c':
-			if (parse_long(optarg, 2, 64, &cpus))
-				return error("selftest: --cpus=%s: expected 2 to 64 (remote needs two)", optarg), 2;
-			break;
-		case 't':
-			if (parse_long(optarg, 1, 86400, &timeout))
-				return error("selftest: --timeout=%s: expected 1 to 86400 (s)", optarg), 2;
-			break;
-		case 'f':
-			if (parse_long(optarg, 1, 1000000, &fuzz))
-				return error("selftest: --fuzz=%s: expected 1 to 1000000 (specs)", optarg), 2;
-			break;
-		case 'h':
-			fputs(selftest_usage, stdout);
-			return 0;
-		default:
-			return error("selftest: %s: unknown option or missing value", argv[optind - 1]), 2;
-		}
-	}
-	if (vm_cpus_for_accel(accel, &cpus))
+	if (first < 0)
 		return 2;
-	variants = optind < argc ? argv + optind : defaults;
-	n = optind < argc ? argc - optind : (int)ARRAY_SIZE(defaults);
-	if (variants_check("selftest", variants, n))
+	if (vm.cpus == 1)
+		return error("selftest: --cpus=1: expected 2 to 64 (the remote test needs two)"), 2;
+	if (vm_cpus_for_accel(vm.accel, &vm.cpus))
 		return 2;
-	plan = xasprintf(plan_format, fuzz);
+	n = runner_variants("selftest", argc - first, argv + first, &variants);
+	if (n < 0)
+		return 2;
+	plan = selftest_plan(fuzz);
 	for (int i = 0; i < n; i++)
-		failed |= selftest_variant(variants[i], accel, cpus, timeout, plan) != 0;
-	free(plan);
+		failed |= selftest_variant(variants[i], &vm, plan) != 0;
+	plan_free(plan);
 	return failed;
 }

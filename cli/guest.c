@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest kernels as vm/kernel.sh builds them, the per-run archive that
+ * carries a plan into one, and the module's catalogue read from it.
+ */
 #define _GNU_SOURCE
 #include "guest.h"
 #include "frames.h"
 #include "macro.h"
+#include "plan.h"
 #include "strbuf.h"
 #include "util.h"
 #include "vm.h"
 
 #include <errno.h>
+#include <linux/slabbench.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +144,8 @@ char *guest_cmdline(const struct guest *g, const char *extra)
 	return xasprintf("%s%s%s", g->cmdline, both ? " " : "", extra ? extra : "");
 }
 
-char *guest_rundir(const char *label)
+/* A new directory for one run's files under the cache; NULL on error. */
+static char *guest_rundir(const char *label)
 {
 	char *parent = xasprintf("%s/runs", slabbench_cache());
 	char *dir = xasprintf("%s/%s-XXXXXX", parent, label);
@@ -170,29 +177,27 @@ static int append_file(FILE *to, const char *path)
 	return n ? error("copying %s: %s", path, strerror(errno)) : 0;
 }
 
-#define PERF_PATH "/usr/bin/perf"
-
 /*
  * gen_init_cpio lines for perf and every library ldd finds for it, each
  * at the path the loader looks for it, with the directories first.
  */
 static char *perf_files(void)
 {
-	char *argv[] = { "ldd", PERF_PATH, NULL }, *out = NULL, *line, *save = NULL;
+	char *argv[] = { "ldd", SB_GUEST_PERF, NULL }, *out = NULL, *line, *save = NULL;
 	struct strbuf b = { 0 };
 
-	if (access(PERF_PATH, X_OK)) {
-		error("%s is missing: install it with 'apt-get install linux-perf'", PERF_PATH);
+	if (access(SB_GUEST_PERF, X_OK)) {
+		error("%s is missing: install it with 'apt-get install linux-perf'", SB_GUEST_PERF);
 		return NULL;
 	}
 	if (run_capture(argv, &out, NULL)) {
 		free(out);
-		error("ldd %s failed", PERF_PATH);
+		error("ldd %s failed", SB_GUEST_PERF);
 		return NULL;
 	}
 	sb_addf(&b, "dir /usr 0755 0 0\ndir /usr/bin 0755 0 0\ndir /lib 0755 0 0\n"
 		"dir /lib/x86_64-linux-gnu 0755 0 0\ndir /lib64 0755 0 0\n"
-		"file %s %s 0755 0 0\n", PERF_PATH, PERF_PATH);
+		"file %s %s 0755 0 0\n", SB_GUEST_PERF, SB_GUEST_PERF);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char path[512];
 
@@ -205,13 +210,21 @@ static char *perf_files(void)
 	return b.s;
 }
 
-int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
-		 char **initrd)
+/*
+ * Writes @plan into a small archive of its own and appends it to the base
+ * initramfs as @dir/initrd.cpio: per-run inputs never rebuild the base.
+ * With @perf, the host's perf (Debian's linux-perf) and its libraries go
+ * into that archive too.
+ */
+static int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
+			char **initrd)
 {
 	char *plan_path = xasprintf("%s/plan", dir);
 	char *list_path = xasprintf("%s/run.list", dir);
-	char *list = xasprintf("dir /slabbench 0755 0 0\nfile /slabbench/plan %s 0644 0 0\n",
-			       plan_path);
+	const char *plan_dir_end = strrchr(SB_GUEST_PLAN, '/');
+	char *list = xasprintf("dir %.*s 0755 0 0\nfile %s %s 0644 0 0\n",
+			       (int)(plan_dir_end - SB_GUEST_PLAN), SB_GUEST_PLAN,
+			       SB_GUEST_PLAN, plan_path);
 	char *argv[] = { g->gen_init_cpio, list_path, NULL };
 	char *cpio = NULL;
 	size_t cpio_len;
@@ -258,42 +271,41 @@ out:
 	return ret;
 }
 
-void guest_initrd_free(char *initrd)
+int guest_stage(const struct guest *g, const struct plan *plan, bool perf,
+		struct guest_stage *s)
 {
-	if (initrd)
-		unlink(initrd);
-	free(initrd);
+	memset(s, 0, sizeof(*s));
+	s->rundir = guest_rundir(g->variant);
+	if (!s->rundir || guest_initrd(g, plan_text(plan), s->rundir, perf, &s->initrd)) {
+		guest_unstage(s);
+		return -1;
+	}
+	s->vm = (struct vm_config){
+		.label = g->variant, .kernel = g->bzimage, .initrd = s->initrd,
+		.dir = s->rundir, .cmdline = g->cmdline,
+	};
+	return 0;
 }
 
-int guest_boot(const struct guest *g, const char *plan, const char *accel,
-	       int cpus, bool single_thread, double timeout_s, struct vm_outcome *o)
+void guest_unstage(struct guest_stage *s)
 {
-	char *rundir = guest_rundir(g->variant), *initrd = NULL;
-	int ret = -1;
-
-	memset(o, 0, sizeof(*o));
-	if (rundir && !guest_initrd(g, plan, rundir, false, &initrd)) {
-		struct vm_config c = {
-			.label = g->variant, .kernel = g->bzimage, .initrd = initrd,
-			.dir = rundir, .accel = accel, .cpus = cpus, .mem_mb = 1024,
-			.cmdline = g->cmdline, .timeout_s = timeout_s,
-			.single_thread = single_thread,
-		};
-
-		ret = vm_boot(&c, o);
-	}
-	guest_initrd_free(initrd);
-	free(rundir);
-	return ret;
+	if (s->initrd)
+		unlink(s->initrd);
+	free(s->initrd);
+	free(s->rundir);
+	memset(s, 0, sizeof(*s));
 }
 
 cJSON *guest_catalogue(const struct guest *g)
 {
 	char *dir = xstrdup(g->module), *path, *text;
+	struct guest_stage s;
+	struct plan *plan;
 	cJSON *cat = NULL;
 	struct vm_outcome o;
 	struct frame f;
 	size_t pos = 0;
+	int booted;
 
 	*strrchr(dir, '/') = '\0';
 	path = xasprintf("%s/catalogue.json", dir);
@@ -305,11 +317,23 @@ cJSON *guest_catalogue(const struct guest *g)
 			goto out;
 	}
 	progress("%s: reading the module's catalogue", g->variant);
-	if (guest_boot(g, "file catalogue /sys/kernel/debug/slabbench/tests\n", "auto", 2, false, 300, &o))
+	plan = plan_new();
+	plan_file(plan, PLAN_CATALOGUE, SB_PATH_TESTS);
+	booted = -1;
+	if (!guest_stage(g, plan, false, &s)) {
+		s.vm.accel = "auto";
+		s.vm.cpus = 2;
+		s.vm.mem_mb = 1024;
+		s.vm.timeout_s = 300;
+		booted = vm_boot(&s.vm, &o);
+		guest_unstage(&s);
+	}
+	plan_free(plan);
+	if (booted)
 		goto out;
 	progress_done();
 	while (!cat && frame_next(o.channel, o.channel_len, &pos, &f) == 1)
-		if (!strcmp(f.kind, "file") && !strcmp(f.name, "catalogue") &&
+		if (!strcmp(f.kind, SB_FRAME_FILE) && !strcmp(f.name, PLAN_CATALOGUE) &&
 		    (cat = cJSON_ParseWithLength(f.data, f.len)) &&
 		    write_file_atomic(path, f.data, f.len))
 			warning("%s: not kept; the next run reads it again", path);

@@ -6,7 +6,9 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-struct vm_outcome;
+#include "vm.h"
+
+struct plan;
 
 struct guest {
 	char *variant;
@@ -34,32 +36,32 @@ int guest_prepare(const char *variant, struct guest *g);
 void guest_free(struct guest *g);
 /* The variant's own parameters followed by @extra (may be NULL). */
 char *guest_cmdline(const struct guest *g, const char *extra);
-/* A new directory for one run's files under the cache; NULL on error. */
-char *guest_rundir(const char *label);
+
+/* A plan staged for booting: a run directory and the archive with the plan. */
+struct guest_stage {
+	char *rundir;
+	char *initrd;
+	/* Kernel, initrd, directory and the variant's cmdline set; the rest is the caller's. */
+	struct vm_config vm;
+};
+
 /*
- * Boots @g once (1 GB: debug kernels need it; its own cmdline) to carry
- * out @plan; 0 when QEMU ran, whatever the guest did: see o->status.
+ * Writes @plan into a small archive of its own, appended to the base
+ * initramfs in a new run directory: per-run inputs never rebuild the
+ * base. With @perf, the host's perf (Debian's linux-perf) and its
+ * libraries go in too. Boot it with vm_boot(&s->vm, ...) as often as
+ * wanted.
  */
-int guest_boot(const struct guest *g, const char *plan, const char *accel,
-	       int cpus, bool single_thread, double timeout_s, struct vm_outcome *o);
+int guest_stage(const struct guest *g, const struct plan *plan, bool perf,
+		struct guest_stage *s);
+/* Removes the archive (megabytes per run); the logs beside it stay. */
+void guest_unstage(struct guest_stage *s);
+
 /*
  * The module's catalogue (debugfs slabbench/tests), kept beside the
  * module once read: one short boot per module build, none after; the
  * macro workloads (cli/macro.c) appended.
  */
 cJSON *guest_catalogue(const struct guest *g);
-/*
- * Writes @plan into a small archive of its own and appends it to the base
- * initramfs as @dir/initrd.cpio: per-run inputs never rebuild the base.
- * With @perf, the host's perf (Debian's linux-perf) and its libraries go
- * into that archive too.
- */
-int guest_initrd(const struct guest *g, const char *plan, const char *dir, bool perf,
-		 char **initrd);
-/*
- * Removes that archive once its boots are over (megabytes per run, more
- * with perf; the logs beside it stay) and frees @initrd (may be NULL).
- */
-void guest_initrd_free(char *initrd);
 
 #endif

@@ -7,6 +7,7 @@
 #include "results.h"
 #include "frames.h"
 #include "json.h"
+#include "plan.h"
 #include "procfs.h"
 #include "schema.h"
 #include "stats.h"
@@ -166,96 +167,173 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 	cJSON_AddItemToArray(checks, c);
 }
 
+struct collect {
+	cJSON *doc, *boot, *guest, *snaps;
+	const struct workload *w;
+	const char *build_config, *alloc_config;
+	char *why;
+};
+
+static char *payload(const struct frame *f)
+{
+	return strndup(f->data, f->len);
+}
+
+static int on_done(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+
+	if (f->len == 1 && f->data[0] == '0')
+		return 0;
+	/* The agent stopped on a plan line; the console says which. */
+	c->why = xstrdup("the guest agent could not carry out the whole plan");
+	return -1;
+}
+
+static int on_result(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+
+	return add_test_result(c->doc, atoi(f->name), c->w, f->data, f->len, &c->why);
+}
+
+static int on_profile(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c->doc, "tests"),
+					  atoi(f->name));
+	char *data = payload(f);
+
+	if (entry) {
+		cJSON_DeleteItemFromObject(entry, "profile");
+		cJSON_AddItemToObject(entry, "profile", perf_report_parse(data, 40));
+	}
+	free(data);
+	return 0;
+}
+
+static int on_error(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	char *data = payload(f);
+	cJSON *e = cJSON_Parse(data);
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "error");
+	int i = atoi(f->name);
+
+	c->why = xasprintf("%s: %s", i >= 0 && i < c->w->nr_tests ? c->w->tests[i].spec : f->name,
+			   cJSON_IsString(msg) ? msg->valuestring : data);
+	cJSON_Delete(e);
+	free(data);
+	return -1;
+}
+
+/* The module's info and catalogue, as JSON under doc.guest. */
+static int on_guest_json(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	cJSON *o = cJSON_ParseWithLength(f->data, f->len);
+
+	cJSON_DeleteItemFromObject(c->guest, f->name);
+	cJSON_AddItemToObject(c->guest, f->name, o ? o : cJSON_CreateNull());
+	return 0;
+}
+
+static int on_cmdline(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	char *data = payload(f);
+
+	data[strcspn(data, "\n")] = '\0';
+	cJSON_DeleteItemFromObject(c->boot, "cmdline");
+	cJSON_AddStringToObject(c->boot, "cmdline", data);
+	free(data);
+	return 0;
+}
+
+static int on_held(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	int i = atoi(f->name + strlen(PLAN_HELD));
+	char *data = payload(f);
+
+	if (i >= 0 && i < c->w->nr_tests)
+		slabinfo_check(c->doc, i, strcmp(f->kind, SB_FRAME_MISSING) ? data : NULL);
+	free(data);
+	return 0;
+}
+
+static int on_config(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	char *data = payload(f);
+
+	cJSON_DeleteItemFromObject(c->guest, "allocator_config");
+	cJSON_DeleteItemFromObject(c->guest, "config_matches_build");
+	cJSON_AddItemToObject(c->guest, "allocator_config", allocator_lines(data, c->alloc_config));
+	cJSON_AddBoolToObject(c->guest, "config_matches_build",
+			      c->build_config && !strcmp(data, c->build_config));
+	free(data);
+	return 0;
+}
+
+/* Snapshots: meminfo.before, slabinfo.after, ... */
+static int on_snapshot(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	const char *dot = strchr(f->name, '.');
+	char *what, *data;
+	cJSON *when;
+
+	if (!dot)
+		return 0;
+	what = strndup(f->name, dot - f->name);
+	when = object_child(c->snaps, dot + 1);
+	cJSON_DeleteItemFromObject(when, what);
+	if (!strcmp(f->kind, SB_FRAME_MISSING)) {
+		cJSON_AddNullToObject(when, what);
+	} else {
+		data = payload(f);
+		if (!strcmp(what, "meminfo"))
+			cJSON_AddItemToObject(when, what, meminfo_parse(data));
+		else
+			cJSON_AddStringToObject(when, what, data);
+		free(data);
+	}
+	free(what);
+	return 0;
+}
+
+static const struct frame_route result_routes[] = {
+	{ SB_FRAME_DONE, NULL, on_done },
+	{ SB_FRAME_RESULT, NULL, on_result },
+	{ SB_FRAME_PROFILE, NULL, on_profile },
+	{ SB_FRAME_ERROR, NULL, on_error },
+	{ SB_FRAME_FILE, PLAN_INFO, on_guest_json },
+	{ SB_FRAME_FILE, PLAN_CATALOGUE, on_guest_json },
+	{ SB_FRAME_FILE, PLAN_CMDLINE, on_cmdline },
+	{ SB_FRAME_FILE, PLAN_HELD "*", on_held },
+	{ SB_FRAME_MISSING, PLAN_HELD "*", on_held },
+	{ SB_FRAME_CMD, PLAN_CONFIG, on_config },
+	{ SB_FRAME_FILE, NULL, on_snapshot },
+	{ SB_FRAME_MISSING, NULL, on_snapshot },
+	{ 0 },
+};
+
 int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *channel, size_t len, const char *build_config,
 		       const char *alloc_config, char **why)
 {
-	cJSON *guest = object_child(doc, "guest");
-	cJSON *snaps = object_child(boot_obj, "snapshots");
+	struct collect c = {
+		.doc = doc, .boot = boot_obj, .guest = object_child(doc, "guest"),
+		.snaps = object_child(boot_obj, "snapshots"), .w = w,
+		.build_config = build_config, .alloc_config = alloc_config,
+	};
 	size_t pos = 0;
-	struct frame f;
-	int r;
 
-	*why = NULL;
-	while ((r = frame_next(channel, len, &pos, &f)) == 1) {
-		char *data = strndup(f.data, f.len);
-
-		if (!strcmp(f.kind, "done") && strcmp(data, "0")) {
-			/* The agent stopped on a plan line; the console says which. */
-			*why = xstrdup("the guest agent could not carry out the whole plan");
-			free(data);
-			return -1;
-		} else if (!strcmp(f.kind, "result")) {
-			if (add_test_result(doc, atoi(f.name), w, f.data, f.len, why)) {
-				free(data);
-				return -1;
-			}
-		} else if (!strcmp(f.kind, "profile")) {
-			cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"),
-							  atoi(f.name));
-
-			if (entry) {
-				cJSON_DeleteItemFromObject(entry, "profile");
-				cJSON_AddItemToObject(entry, "profile", perf_report_parse(data, 40));
-			}
-		} else if (!strcmp(f.kind, "error")) {
-			cJSON *e = cJSON_Parse(data);
-			const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e, "error");
-			int i = atoi(f.name);
-
-			*why = xasprintf("%s: %s", i >= 0 && i < w->nr_tests ? w->tests[i].spec : f.name,
-					 cJSON_IsString(msg) ? msg->valuestring : data);
-			cJSON_Delete(e);
-			free(data);
-			return -1;
-		} else if (!strcmp(f.kind, "file") &&
-			   (!strcmp(f.name, "info") || !strcmp(f.name, "catalogue"))) {
-			cJSON *o = cJSON_Parse(data);
-
-			cJSON_DeleteItemFromObject(guest, f.name);
-			cJSON_AddItemToObject(guest, f.name, o ? o : cJSON_CreateNull());
-		} else if (!strcmp(f.kind, "file") && !strcmp(f.name, "cmdline")) {
-			data[strcspn(data, "\n")] = '\0';
-			cJSON_DeleteItemFromObject(boot_obj, "cmdline");
-			cJSON_AddStringToObject(boot_obj, "cmdline", data);
-		} else if ((!strcmp(f.kind, "file") || !strcmp(f.kind, "missing")) &&
-			   !strncmp(f.name, "slabinfo.held-", 14)) {
-			int i = atoi(f.name + 14);
-
-			if (i >= 0 && i < w->nr_tests)
-				slabinfo_check(doc, i, strcmp(f.kind, "missing") ? data : NULL);
-		} else if (!strcmp(f.kind, "cmd") && !strcmp(f.name, "config")) {
-			cJSON_DeleteItemFromObject(guest, "allocator_config");
-			cJSON_DeleteItemFromObject(guest, "config_matches_build");
-			cJSON_AddItemToObject(guest, "allocator_config",
-					      allocator_lines(data, alloc_config));
-			cJSON_AddBoolToObject(guest, "config_matches_build",
-					      build_config && !strcmp(data, build_config));
-		} else if (!strcmp(f.kind, "file") || !strcmp(f.kind, "missing")) {
-			/* Snapshots: meminfo.before, slabinfo.after, ... */
-			char *dot = strchr(f.name, '.');
-
-			if (dot) {
-				char *what = strndup(f.name, dot - f.name);
-				cJSON *when = object_child(snaps, dot + 1);
-
-				cJSON_DeleteItemFromObject(when, what);
-				if (!strcmp(f.kind, "missing"))
-					cJSON_AddNullToObject(when, what);
-				else if (!strcmp(what, "meminfo"))
-					cJSON_AddItemToObject(when, what, meminfo_parse(data));
-				else
-					cJSON_AddStringToObject(when, what, data);
-				free(what);
-			}
-		}
-		free(data);
-	}
-	if (r < 0) {
-		*why = xasprintf("the guest's channel is malformed at byte %zu", pos);
-		return -1;
-	}
-	return 0;
+	if (frames_route(channel, len, &pos, result_routes, &c) < 0 && !c.why)
+		c.why = xasprintf("the guest's channel is malformed at byte %zu", pos);
+	*why = c.why;
+	return c.why ? -1 : 0;
 }
 
 void results_summarize(cJSON *doc)

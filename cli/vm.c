@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/slabbench.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,6 @@
 /* A KVM guest shows its agent within a second; one that has not after
  * this long is hung, as on hosts without working nested virtualisation. */
 #define KVM_READY_TIMEOUT_S 15.0
-#define PORT_NAME "org.slabbench.results"
 #define QBOOT_PATH "/usr/share/qemu/qboot.rom"
 
 static volatile sig_atomic_t interrupted;
@@ -35,11 +35,7 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-bool accel_valid(const char *accel)
-{
-	return !strcmp(accel, "auto") || !strcmp(accel, "kvm") ||
-	       !strcmp(accel, "tcg") || !strcmp(accel, "icount");
-}
+const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", NULL };
 
 int vm_cpus_for_accel(const char *accel, long *cpus)
 {
@@ -272,7 +268,7 @@ static char **qemu_argv(struct boot *b)
 	argv[n++] = xstrdup("-chardev");
 	argv[n++] = xasprintf("file,id=sbres,path=%s", b->channel_path);
 	argv[n++] = xstrdup("-device");
-	argv[n++] = xstrdup("virtserialport,chardev=sbres,name=" PORT_NAME);
+	argv[n++] = xstrdup("virtserialport,chardev=sbres,name=" SB_PORT_NAME);
 	argv[n] = NULL;
 	return argv;
 }
@@ -313,23 +309,46 @@ static pid_t spawn_qemu(struct boot *b)
 	return pid;
 }
 
-/* Scans frames that arrived since *pos for ready, done and result counts. */
-static void scan_channel(struct boot *b, const char *buf, size_t len,
-			 size_t *pos, int *results, double start)
-{
-	struct frame f;
+/* What the boot loop learns from the frames that arrived since the last look. */
+struct scan {
+	struct boot *b;
+	double start;
+	int results;
+};
 
-	while (frame_next(buf, len, pos, &f) == 1) {
-		if (!strcmp(f.kind, "ready") && !b->ready) {
-			b->ready = true;
-			b->ready_s = monotonic_seconds() - start;
-		} else if (!strcmp(f.kind, "result") || !strcmp(f.kind, "error")) {
-			(*results)++;
-		} else if (!strcmp(f.kind, "done")) {
-			b->done = true;
-		}
+static int on_ready(const struct frame *f, void *ctx)
+{
+	struct scan *s = ctx;
+
+	(void)f;
+	if (!s->b->ready) {
+		s->b->ready = true;
+		s->b->ready_s = monotonic_seconds() - s->start;
 	}
+	return 0;
 }
+
+static int on_result(const struct frame *f, void *ctx)
+{
+	(void)f;
+	((struct scan *)ctx)->results++;
+	return 0;
+}
+
+static int on_done(const struct frame *f, void *ctx)
+{
+	(void)f;
+	((struct scan *)ctx)->b->done = true;
+	return 0;
+}
+
+static const struct frame_route boot_routes[] = {
+	{ SB_FRAME_READY, NULL, on_ready },
+	{ SB_FRAME_RESULT, NULL, on_result },
+	{ SB_FRAME_ERROR, NULL, on_result },
+	{ SB_FRAME_DONE, NULL, on_done },
+	{ 0 },
+};
 
 static enum vm_status run_boot(struct boot *b)
 {
@@ -337,8 +356,9 @@ static enum vm_status run_boot(struct boot *b)
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	double start = monotonic_seconds();
 	enum vm_status st = VM_NO_DONE;
+	struct scan scan = { .b = b, .start = start };
 	size_t pos = 0;
-	int results = 0, wstatus;
+	int wstatus;
 	pid_t pid;
 
 	sigemptyset(&sa.sa_mask);
@@ -356,7 +376,7 @@ static enum vm_status run_boot(struct boot *b)
 		char *chan = read_file(b->channel_path, &len);
 
 		if (chan) {
-			scan_channel(b, chan, len, &pos, &results, start);
+			frames_route(chan, len, &pos, boot_routes, &scan);
 			free(chan);
 		}
 		if (w == pid) {
@@ -376,7 +396,7 @@ static enum vm_status run_boot(struct boot *b)
 		}
 		if (b->c->expected_results)
 			progress("%s guest (%s): %s, %d/%d tests, %.0fs", b->c->label,
-				 b->accel, b->ready ? "running" : "booting", results,
+				 b->accel, b->ready ? "running" : "booting", scan.results,
 				 b->c->expected_results, now);
 		nanosleep(&tick, NULL);
 	}

@@ -6,6 +6,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What a user chooses about the guest machine (the shared VM options). */
+struct vm_opts {
+	const char *accel;
+	long cpus;		/* 0: resolved by vm_cpus_for_accel */
+	long mem;		/* MB */
+	long timeout;		/* s per boot; 0: the caller's default */
+	const char *cmdline;	/* extra kernel parameters, may be NULL */
+};
+
 struct vm_config {
 	const char *label;	/* for progress and messages, e.g. "slab" */
 	const char *kernel;	/* bzImage */
@@ -53,7 +62,8 @@ const char *vm_status_name(enum vm_status s);
 char *console_problem(const char *log);
 /* The last @lines lines of a console log, for error messages. */
 void print_console_tail(const char *path, int lines);
-bool accel_valid(const char *accel);
+/* The accelerators --accel takes, NULL-terminated. */
+extern const char *const vm_accels[];
 /*
  * Resolves *cpus (0: not given) for @accel: 2 by default, 1 under icount,
  * where more is refused. Returns -1 with a message on a refusal.

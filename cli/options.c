@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The option table's parser and help writer (see options.h). */
+#define _GNU_SOURCE
+#include "options.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* getopt_long's value for the table's option @i: above any short name. */
+#define LONG_BASE 256
+/* The help fits a terminal of the classic width. */
+#define USAGE_COLUMNS 79
+
+static size_t count(const struct opt *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].type != OPT_T_END)
+		n++;
+	return n;
+}
+
+static void remember_initial(struct opt *o)
+{
+	switch (o->type) {
+	case OPT_T_LONG: o->initial.l = *(long *)o->value; break;
+	case OPT_T_DOUBLE: o->initial.d = *(double *)o->value; break;
+	case OPT_T_STRING:
+	case OPT_T_CHOICE: o->initial.s = *(const char **)o->value; break;
+	default: break;
+	}
+}
+
+/* "auto, kvm, tcg or icount" */
+static char *choice_list(const char *const *c)
+{
+	struct strbuf b = { 0 };
+
+	sb_addf(&b, "%s", "");
+	for (size_t i = 0; c[i]; i++)
+		sb_addf(&b, "%s%s", i == 0 ? "" : c[i + 1] ? ", " : " or ", c[i]);
+	return b.s;
+}
+
+/* What a refused value should have been: "1 to 64 (MB)". */
+static char *expected(const struct opt *o)
+{
+	switch (o->type) {
+	case OPT_T_LONG:
+		return xasprintf("%ld to %ld%s%s%s", o->min, o->max, o->unit ? " (" : "",
+				 o->unit ? o->unit : "", o->unit ? ")" : "");
+	case OPT_T_DOUBLE:
+		if (isinf(o->dmax))
+			return xasprintf("a number %s %g", o->open ? "above" : "of at least", o->dmin);
+		return xasprintf(o->open ? "a number strictly between %g and %g" :
+				 "a number from %g to %g", o->dmin, o->dmax);
+	case OPT_T_CHOICE:
+		return choice_list(o->choices);
+	default:
+		return xstrdup("a value");
+	}
+}
+
+static int set_value(const char *cmd, const struct opt *o, const char *arg)
+{
+	char *end, *want;
+	double d;
+
+	switch (o->type) {
+	case OPT_T_BOOL:
+		*(bool *)o->value = true;
+		return 0;
+	case OPT_T_STRING:
+		if (o->reject && strpbrk(arg, o->reject))
+			return error("%s: --%s: %s", cmd, o->name, o->reject_why);
+		*(const char **)o->value = arg;
+		return 0;
+	case OPT_T_LONG:
+		if (!parse_long(arg, o->min, o->max, o->value))
+			return 0;
+		break;
+	case OPT_T_DOUBLE:
+		d = strtod(arg, &end);
+		if (*arg && !*end && isfinite(d) && (o->open ? d > o->dmin && d < o->dmax :
+						     d >= o->dmin && d <= o->dmax)) {
+			*(double *)o->value = d;
+			return 0;
+		}
+		break;
+	case OPT_T_CHOICE:
+		for (size_t i = 0; o->choices[i]; i++) {
+			if (!strcmp(arg, o->choices[i])) {
+				*(const char **)o->value = o->choices[i];
+				return 0;
+			}
+		}
+		break;
+	case OPT_T_END:
+		break;
+	}
+	want = expected(o);
+	error("%s: --%s=%s: expected %s", cmd, o->name, arg, want);
+	free(want);
+	return -1;
+}
+
+int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv)
+{
+	size_t n = count(opts);
+	struct option *longopts = xcalloc(n + 2, sizeof(*longopts));
+	struct strbuf shorts = { 0 };
+	int c, ret = -1, args;
+
+	/* ':' first: a missing value is told apart from an unknown option. */
+	sb_addf(&shorts, ":h");
+	for (size_t i = 0; i < n; i++) {
+		remember_initial(&opts[i]);
+		longopts[i] = (struct option){ opts[i].name,
+			opts[i].type == OPT_T_BOOL ? no_argument : required_argument,
+			NULL, LONG_BASE + (int)i };
+		if (opts[i].short_name)
+			sb_addf(&shorts, "%c%s", opts[i].short_name,
+				opts[i].type == OPT_T_BOOL ? "" : ":");
+	}
+	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts.s, longopts, NULL)) != -1) {
+		const struct opt *o = NULL;
+
+		if (c == 'h') {
+			options_usage(stdout, u, opts);
+			exit(0);
+		} else if (c == ':') {
+			error("%s: %s: missing value (see 'slabbench %s --help')", u->cmd,
+			      argv[optind - 1], u->cmd);
+			goto out;
+		} else if (c == '?') {
+			error("%s: %s: unknown option (see 'slabbench %s --help')", u->cmd,
+			      argv[optind - 1], u->cmd);
+			goto out;
+		} else if (c >= LONG_BASE) {
+			o = &opts[c - LONG_BASE];
+		} else {
+			for (size_t i = 0; i < n && !o; i++)
+				if (opts[i].short_name == c)
+					o = &opts[i];
+		}
+		if (set_value(u->cmd, o, optarg))
+			goto out;
+	}
+	args = argc - optind;
+	if (u->max_args == 0 && args > 0)
+		error("%s: unexpected argument '%s'", u->cmd, argv[optind]);
+	else if (args < u->min_args || (u->max_args >= 0 && args > u->max_args))
+		error("%s: expected %s (see 'slabbench %s --help')", u->cmd, u->args, u->cmd);
+	else
+		ret = optind;
+out:
+	free(longopts);
+	free(shorts.s);
+	return ret;
+}
+
+/* "-o, --output=FILE" */
+static char *left_column(const struct opt *o)
+{
+	return xasprintf("%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
+			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
+			 o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
+}
+
+/* The default, or NULL when there is none worth saying. */
+static char *default_value(const struct opt *o)
+{
+	switch (o->type) {
+	case OPT_T_LONG:
+		if (o->initial.l)
+			return xasprintf("default %ld", o->initial.l);
+		break;
+	case OPT_T_DOUBLE:
+		if (o->initial.d >= o->dmin)
+			return xasprintf("default %g", o->initial.d);
+		break;
+	case OPT_T_STRING:
+	case OPT_T_CHOICE:
+		if (o->initial.s)
+			return xasprintf("default %s", o->initial.s);
+		break;
+	default:
+		break;
+	}
+	return o->deftext ? xasprintf("default: %s", o->deftext) : NULL;
+}
+
+/* "(1 to 64, default 2)": the bounds and the default, as far as there are any. */
+static char *default_text(const struct opt *o)
+{
+	char *bounds = NULL, *def = default_value(o), *s = NULL;
+
+	/* The unit is the value's name (--mem=MB) here. */
+	if (o->type == OPT_T_LONG)
+		bounds = xasprintf("%ld to %ld", o->min, o->max);
+	else if (o->type == OPT_T_DOUBLE || o->type == OPT_T_CHOICE)
+		bounds = expected(o);
+	if (bounds || def)
+		s = xasprintf("(%s%s%s)", bounds ? bounds : "", bounds && def ? ", " : "",
+			      def ? def : "");
+	free(bounds);
+	free(def);
+	return s;
+}
+
+void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
+{
+	size_t n = count(opts), width = 0;
+
+	fprintf(f, "usage: slabbench %s%s%s%s\n", u->cmd, n ? " [OPTION...]" : "",
+		u->args ? " " : "", u->args ? u->args : "");
+	if (u->about)
+		fprintf(f, "\n%s", u->about);
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char *l = left_column(&opts[i]);
+
+		if (strlen(l) > width)
+			width = strlen(l);
+		free(l);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		char *l = left_column(&opts[i]), *def = default_text(&opts[i]);
+		const char *h = opts[i].help;
+
+		size_t col = 4 + width;
+
+		fprintf(f, "  %-*s  ", (int)width, l);
+		/* Continuation lines of the help line up under its first. */
+		while (*h) {
+			size_t len = strcspn(h, "\n");
+
+			fprintf(f, "%.*s", (int)len, h);
+			col = 4 + width + len;
+			h += len;
+			if (*h) {
+				h++;
+				fprintf(f, "\n  %-*s  ", (int)width, "");
+			}
+		}
+		if (def && col + 1 + strlen(def) > USAGE_COLUMNS)
+			fprintf(f, "\n  %-*s  %s\n", (int)width, "", def);
+		else
+			fprintf(f, "%s%s\n", def ? " " : "", def ? def : "");
+		free(def);
+		free(l);
+	}
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command-line options from a table, in the spirit of perf's
+ * parse-options: each option's name, type, bounds and help are given once,
+ * and both the checks and the --help text come from that table.
+ */
+#ifndef SLABBENCH_OPTIONS_H
+#define SLABBENCH_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_T_END,
+	OPT_T_BOOL,	/* bool *; takes no value */
+	OPT_T_STRING,	/* const char ** */
+	OPT_T_LONG,	/* long *, within [min, max] */
+	OPT_T_DOUBLE,	/* double *, within [dmin, dmax] or (dmin, dmax) */
+	OPT_T_CHOICE,	/* const char **, one of choices */
+};
+
+struct opt {
+	enum opt_type type;
+	char short_name;		/* 0: none */
+	const char *name;
+	void *value;
+	const char *argh;		/* the value's name in the help: "N", "FILE" */
+	const char *help;		/* lines after the first are indented */
+	long min, max;
+	double dmin, dmax;
+	bool open;			/* OPT_T_DOUBLE: the bounds themselves refused */
+	const char *unit;		/* after the bounds in a refusal: "MB" */
+	const char *const *choices;	/* NULL-terminated */
+	const char *reject;		/* OPT_T_STRING: characters refused, */
+	const char *reject_why;		/* and what the refusal says */
+	/* The default as the help shows it when the value does not say it. */
+	const char *deftext;
+	/* Filled by options_parse: the value before parsing, for the help. */
+	union {
+		long l;
+		double d;
+		const char *s;
+	} initial;
+};
+
+#define OPT_BOOLEAN(s, n, v, h) \
+	{ .type = OPT_T_BOOL, .short_name = (s), .name = (n), .value = (v), .help = (h) }
+#define OPT_STRING(s, n, v, a, h) \
+	{ .type = OPT_T_STRING, .short_name = (s), .name = (n), .value = (v), .argh = (a), \
+	  .help = (h) }
+#define OPT_STRING_NO(n, v, a, chars, why, h) \
+	{ .type = OPT_T_STRING, .name = (n), .value = (v), .argh = (a), .reject = (chars), \
+	  .reject_why = (why), .help = (h) }
+#define OPT_INTEGER(n, v, a, lo, hi, u, h) \
+	{ .type = OPT_T_LONG, .name = (n), .value = (v), .argh = (a), .min = (lo), \
+	  .max = (hi), .unit = (u), .help = (h) }
+#define OPT_DOUBLE(n, v, a, lo, hi, o, h) \
+	{ .type = OPT_T_DOUBLE, .name = (n), .value = (v), .argh = (a), .dmin = (lo), \
+	  .dmax = (hi), .open = (o), .help = (h) }
+#define OPT_CHOICE(n, v, a, c, h) \
+	{ .type = OPT_T_CHOICE, .name = (n), .value = (v), .argh = (a), .choices = (c), \
+	  .help = (h) }
+#define OPT_END() { .type = OPT_T_END }
+
+/* What a command's help says besides its options. */
+struct usage {
+	const char *cmd;	/* "run" */
+	const char *args;	/* the synopsis after the options: "[VARIANT...]" */
+	const char *about;	/* paragraphs between the synopsis and the options */
+	int min_args, max_args;	/* non-option arguments; max -1: any number */
+};
+
+/*
+ * Parses argv (argv[0] the command's name) into the table's values.
+ * Returns the index of the first non-option argument, or -1 after a
+ * one-line message naming the option and what was wrong. --help and -h
+ * print the generated help and exit 0.
+ */
+int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv);
+/* The help text: synopsis, about, one entry per option with its default. */
+void options_usage(FILE *f, const struct usage *u, const struct opt *opts);
+
+#endif

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runner (see runner.h): a workload's plan, the boots of each
+ * allocator with a record per boot, and the results saved atomically.
+ */
+#define _GNU_SOURCE
+#include "runner.h"
+#include "macro.h"
+#include "plan.h"
+#include "results.h"
+#include "util.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <linux/slabbench.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Which tests --profile names: a test's name, or its number from 1. */
+static bool *resolve_profile(const char *profile, const struct workload *w)
+{
+	bool *profiled = xcalloc(w->nr_tests, sizeof(*profiled));
+	long n = 0;
+	int hits = 0;
+
+	if (!profile)
+		return profiled;
+	if (parse_long(profile, 1, w->nr_tests, &n))
+		n = 0;
+	for (int i = 0; i < w->nr_tests; i++) {
+		profiled[i] = n ? i == n - 1 : !strcmp(w->tests[i].test, profile);
+		hits += profiled[i];
+	}
+	if (!hits) {
+		error("run: --profile=%s: %s has no such test (a test's name, or 1 to %d)",
+		      profile, w->path, w->nr_tests);
+		free(profiled);
+		return NULL;
+	}
+	return profiled;
+}
+
+/* Whether the guest needs perf: a macro workload runs it, or a profile. */
+static bool needs_perf(const bool *profiled, const struct workload *w)
+{
+	for (int i = 0; i < w->nr_tests; i++)
+		if (profiled[i] || macro_needs_perf(w->tests[i].test))
+			return true;
+	return false;
+}
+
+/* Memory counters settle before each snapshot (vmstat is per-CPU). */
+static void plan_snapshots(struct plan *p, const char *when)
+{
+	char *meminfo = xasprintf("meminfo.%s", when), *slabinfo = xasprintf("slabinfo.%s", when);
+
+	plan_write(p, "/proc/sys/vm/stat_refresh", "1");
+	plan_file(p, meminfo, "/proc/meminfo");
+	plan_file(p, slabinfo, "/proc/slabinfo");
+	free(meminfo);
+	free(slabinfo);
+}
+
+/*
+ * The guest proves its config through /proc/config.gz; Debian's kernel
+ * has no IKCONFIG_PROC, so there the build's config is all we know.
+ */
+static struct plan *workload_plan(const struct workload *w, const bool *profiled,
+				  bool guest_config)
+{
+	struct plan *p = plan_new();
+
+	plan_file(p, PLAN_INFO, SB_PATH_INFO);
+	plan_file(p, PLAN_CATALOGUE, SB_PATH_TESTS);
+	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
+	plan_snapshots(p, "before");
+	if (guest_config)
+		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
+	for (int i = 0; i < w->nr_tests; i++) {
+		bool macro = macro_known(w->tests[i].test);
+		const char *verb = macro ? SB_VERB_MACRO : SB_VERB_RUN;
+		char *spec = macro ? macro_spec(w->tests[i].spec) : xstrdup(w->tests[i].spec);
+
+		if (profiled[i])
+			plan_profile(p, verb, spec);
+		else if (macro)
+			plan_macro(p, spec);
+		else
+			plan_run(p, spec);
+		free(spec);
+		/* overhead hold=1: the allocator's own view of the held cache. */
+		if (strstr(w->tests[i].spec, " hold=1")) {
+			char *name = xasprintf(PLAN_HELD "%d", i);
+
+			plan_file(p, name, "/proc/slabinfo");
+			plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
+			free(name);
+		}
+	}
+	plan_snapshots(p, "after");
+	return p;
+}
+
+static char *cpu_model(void)
+{
+	char *info = read_file("/proc/cpuinfo", NULL), *p, *model;
+
+	p = info ? strstr(info, "model name") : NULL;
+	if (p && (p = strchr(p, ':'))) {
+		p += 1 + strspn(p + 1, " \t");
+		model = strndup(p, strcspn(p, "\n"));
+	} else {
+		model = xstrdup("unknown");
+	}
+	free(info);
+	return model;
+}
+
+static cJSON *string_lines(const char *text)
+{
+	cJSON *a = cJSON_CreateArray();
+	char *copy = xstrdup(text ? text : ""), *save = NULL, *line;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		cJSON_AddItemToArray(a, cJSON_CreateString(line));
+	free(copy);
+	return a;
+}
+
+static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
+			   const struct workload *w, const char *cmdline)
+{
+	cJSON *doc = cJSON_CreateObject(), *host, *vm, *kernel, *tests;
+	char hostname[256] = "", stamp[32], *model, *alloc;
+	struct utsname u;
+	time_t now = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddStringToObject(doc, "tool", "slabbench " SLABBENCH_VERSION);
+	cJSON_AddStringToObject(doc, "status", "partial");
+	cJSON_AddStringToObject(doc, "created", stamp);
+
+	host = cJSON_AddObjectToObject(doc, "host");
+	gethostname(hostname, sizeof(hostname) - 1);
+	cJSON_AddStringToObject(host, "hostname", hostname);
+	model = cpu_model();
+	cJSON_AddStringToObject(host, "cpu_model", model);
+	free(model);
+	if (!uname(&u))
+		cJSON_AddStringToObject(host, "kernel", u.release);
+
+	vm = cJSON_AddObjectToObject(doc, "vm");
+	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
+	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
+	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
+	cJSON_AddStringToObject(vm, "cmdline", cmdline);
+
+	kernel = cJSON_AddObjectToObject(doc, "kernel");
+	cJSON_AddStringToObject(kernel, "variant", g->variant);
+	cJSON_AddStringToObject(kernel, "tree", g->tree);
+	cJSON_AddStringToObject(kernel, "release", g->release);
+	cJSON_AddStringToObject(kernel, "build_hash", g->hash);
+	alloc = read_file(g->alloc_config, NULL);
+	cJSON_AddItemToObject(kernel, "allocator_config", string_lines(alloc));
+	free(alloc);
+	/* Equal for kernels that differ only in the allocator lines. */
+	cJSON_AddStringToObject(kernel, "common_config_sha256", g->common_sha256);
+
+	cJSON_AddItemToObject(doc, "workload", cJSON_Duplicate(w->json, 1));
+	tests = cJSON_AddArrayToObject(doc, "tests");
+	for (int i = 0; i < w->nr_tests; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(t, "test", w->tests[i].test);
+		cJSON_AddStringToObject(t, "spec", w->tests[i].spec);
+		cJSON_AddItemToArray(tests, t);
+	}
+	cJSON_AddObjectToObject(doc, "guest");
+	cJSON_AddArrayToObject(doc, "boots");
+	return doc;
+}
+
+/* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
+static char *sibling(const char *path, const char *suffix)
+{
+	size_t n = strlen(path);
+
+	if (n > 5 && !strcmp(path + n - 5, ".json"))
+		n -= 5;
+	return xasprintf("%.*s%s", (int)n, path, suffix);
+}
+
+static char *default_output(const char *dir, const char *variant,
+			    const struct workload *w)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	return xasprintf("%s/%s-%s-%s.json", dir, variant, w->name, stamp);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	int ret;
+
+	if (!data)
+		return error("%s: %s", from, strerror(errno));
+	ret = write_file_atomic(to, data, len);
+	free(data);
+	return ret;
+}
+
+int runner_variants(const char *cmd, int argc, char **argv, char ***variants)
+{
+	static char *defaults[] = { "slab", "slub", "slob", "slub-6.12" };
+
+	*variants = argc ? argv : defaults;
+	if (!argc)
+		argc = ARRAY_SIZE(defaults);
+	return variants_check(cmd, *variants, argc) ? -1 : argc;
+}
+
+int runner_guest_open(struct runner_guest *rg, const char *variant, const struct vm_opts *vm)
+{
+	memset(rg, 0, sizeof(*rg));
+	if (guest_prepare(variant, &rg->g))
+		return -1;
+	rg->vm = vm;
+	rg->cmdline = guest_cmdline(&rg->g, vm->cmdline);
+	return 0;
+}
+
+int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf)
+{
+	if (guest_stage(&rg->g, plan, perf, &rg->stage))
+		return -1;
+	rg->stage.vm.accel = rg->vm->accel;
+	rg->stage.vm.cpus = rg->vm->cpus;
+	rg->stage.vm.mem_mb = rg->vm->mem;
+	rg->stage.vm.cmdline = rg->cmdline;
+	rg->stage.vm.timeout_s = rg->vm->timeout;
+	return 0;
+}
+
+void runner_guest_close(struct runner_guest *rg)
+{
+	guest_unstage(&rg->stage);
+	guest_free(&rg->g);
+	free(rg->cmdline);
+	rg->cmdline = NULL;
+}
+
+int runner_verdict(const char *what, const struct vm_outcome *o, const char *why)
+{
+	if (why) {
+		error("%s: %s", what, why);
+		print_console_tail(o->console_path, 15);
+	} else if (o->status != VM_OK) {
+		error("%s: %s after %.0fs", what, vm_status_name(o->status), o->wall_s);
+		if (o->status != VM_INTERRUPTED)
+			print_console_tail(o->console_path, 25);
+	} else if (o->console_problem) {
+		error("%s: the kernel reported a problem: %s", what, o->console_problem);
+		print_console_tail(o->console_path, 40);
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
+/* What every boot of one allocator shares. */
+struct variant_run {
+	const struct runner_guest *rg;
+	const struct workload *w;
+	const char *out;
+	const char *build_config;	/* the .config the kernel was built with */
+	const char *alloc_config;	/* its allocator lines */
+	cJSON *doc;
+};
+
+/* One boot; returns 0 when the guest ran the whole plan cleanly. */
+static int run_boot(const struct variant_run *v, int index)
+{
+	cJSON *doc = v->doc, *boot = cJSON_CreateObject();
+	cJSON *vm = cJSON_GetObjectItemCaseSensitive(doc, "vm");
+	char *console = index ? sibling(v->out, "") : sibling(v->out, ".console.log");
+	char *why = NULL, *what;
+	struct vm_outcome r;
+	int ret;
+
+	if (index) {
+		char *base = console;
+
+		console = xasprintf("%s.console.%d.log", base, index);
+		free(base);
+	}
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
+	cJSON_AddNumberToObject(boot, "index", index);
+	if (vm_boot(&v->rg->stage.vm, &r)) {
+		free(console);
+		return -1;
+	}
+	if (!cJSON_GetObjectItemCaseSensitive(vm, "accel")) {
+		cJSON_AddStringToObject(vm, "accel", r.accel);
+		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r.accel, "kvm") != 0);
+		cJSON_AddStringToObject(vm, "qemu", r.qemu_version);
+	}
+	cJSON_AddStringToObject(boot, "accel", r.accel);
+	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r.status));
+	cJSON_AddNumberToObject(boot, "ready_s", r.ready_s);
+	cJSON_AddNumberToObject(boot, "wall_s", r.wall_s);
+	if (copy_file(r.console_path, console) == 0)
+		cJSON_AddStringToObject(boot, "console", console);
+	if (r.console_problem)
+		cJSON_AddStringToObject(boot, "console_problem", r.console_problem);
+	else
+		cJSON_AddNullToObject(boot, "console_problem");
+
+	results_add_frames(doc, boot, v->w, r.channel, r.channel_len, v->build_config,
+			   v->alloc_config, &why);
+	what = xasprintf("%s guest, boot %d", v->rg->g.variant, index);
+	ret = runner_verdict(what, &r, why);
+	if (ret)
+		cJSON_AddStringToObject(boot, "error", why ? why : vm_status_name(r.status));
+	free(what);
+	free(why);
+	free(console);
+	vm_outcome_free(&r);
+	return ret;
+}
+
+static int run_variant(const struct runner_opts *o, const char *variant,
+		       const struct workload *w, const bool *profiled, const char *out)
+{
+	char *build_config = NULL, *config_path, *alloc_text, *partial;
+	struct runner_guest rg;
+	struct plan *plan;
+	cJSON *doc;
+	int ret, boot;
+
+	if (runner_guest_open(&rg, variant, &o->vm))
+		return -1;
+	plan = workload_plan(w, profiled, strcmp(rg.g.tree, "debian") != 0);
+	ret = runner_guest_stage(&rg, plan, needs_perf(profiled, w));
+	plan_free(plan);
+	if (ret) {
+		runner_guest_close(&rg);
+		return -1;
+	}
+	if (!o->vm.timeout)
+		rg.stage.vm.timeout_s = w->timeout_s;
+	rg.stage.vm.expected_results = w->nr_tests;
+	config_path = xasprintf("%s/.config", rg.g.dir);
+	build_config = read_file(config_path, NULL);
+	alloc_text = read_file(rg.g.alloc_config, NULL);
+	doc = new_document(&o->vm, &rg.g, w, rg.cmdline);
+	{
+		struct variant_run v = {
+			.rg = &rg, .w = w, .out = out, .build_config = build_config,
+			.alloc_config = alloc_text ? alloc_text : "", .doc = doc,
+		};
+
+		for (boot = 0; boot < o->boots && !ret; boot++)
+			ret = run_boot(&v, boot);
+	}
+	results_summarize(doc);
+	if (!ret) {
+		cJSON_ReplaceItemInObject(doc, "status", cJSON_CreateString("complete"));
+		ret = results_save(out, doc);
+		if (!ret && !o->quiet)
+			printf("%s\n", out);
+	} else {
+		partial = sibling(out, ".partial.json");
+		if (!results_save(partial, doc))
+			error("partial results of the %s guest kept in %s", variant, partial);
+		free(partial);
+	}
+	cJSON_Delete(doc);
+	free(alloc_text);
+	free(build_config);
+	free(config_path);
+	runner_guest_close(&rg);
+	return ret;
+}
+
+/* Before any benchmark boot: the module of @variant accepts every test. */
+static int workload_valid_for(const struct workload *w, const char *variant)
+{
+	struct guest g;
+	cJSON *cat;
+	int ret;
+
+	if (guest_prepare(variant, &g))
+		return -1;
+	cat = guest_catalogue(&g);
+	ret = cat ? workload_check(w, cat) : -1;
+	cJSON_Delete(cat);
+	guest_free(&g);
+	return ret;
+}
+
+int runner_run(const struct runner_opts *opts)
+{
+	struct runner_opts o = *opts;
+	char *path, *save = NULL, *v, *list;
+	bool *profiled = NULL;
+	int failed = 0, nr_allocs = 0;
+	struct workload w;
+
+	if (vm_cpus_for_accel(o.vm.accel, &o.vm.cpus))
+		return 2;
+	path = workload_resolve(o.workload);
+	failed = workload_load(path, o.repeat, &w) ? 2 : 0;
+	free(path);
+	if (failed)
+		return failed;
+	profiled = resolve_profile(o.profile, &w);
+	if (!profiled)
+		failed = 2;
+	list = xstrdup(o.allocs);
+	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
+		if (variants_check("run: --alloc", &v, 1) || workload_valid_for(&w, v))
+			failed = 2;
+		nr_allocs++;
+	}
+	if (!failed && !nr_allocs) {
+		error("run: --alloc: no allocator given");
+		failed = 2;
+	}
+	if (!failed && nr_allocs > 1 && o.output && mkdir_p(o.output))
+		failed = 1;
+	if (!failed && !o.output && mkdir_p("results"))
+		failed = 1;
+	strcpy(list, o.allocs);
+	save = NULL;
+	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
+		char *out;
+
+		if (o.output && nr_allocs == 1)
+			out = xstrdup(o.output);
+		else
+			out = default_output(o.output ? o.output : "results", v, &w);
+		if (run_variant(&o, v, &w, profiled, out))
+			failed = 1;
+		free(out);
+	}
+	free(list);
+	workload_free(&w);
+	free(profiled);
+	return failed;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner: build (or reuse) a guest, boot it with a plan, collect what
+ * its agent sends and save the results. Used by run, bench and selftest.
+ */
+#ifndef SLABBENCH_RUNNER_H
+#define SLABBENCH_RUNNER_H
+
+#include "guest.h"
+#include "options.h"
+#include "vm.h"
+
+#include <stdbool.h>
+
+/*
+ * The guest-machine options every booting command takes, with one set of
+ * bounds; each command sets its own defaults in @v before parsing.
+ */
+#define OPT_VM(v)								\
+	OPT_CHOICE("accel", &(v)->accel, "ACCEL", vm_accels,			\
+		   "auto tries KVM and falls back to TCG"),			\
+	{ .type = OPT_T_LONG, .name = "cpus", .value = &(v)->cpus, .argh = "N",	\
+	  .min = 1, .max = 64, .help = "guest CPUs",				\
+	  .deftext = "2; 1 with icount" },					\
+	OPT_INTEGER("mem", &(v)->mem, "MB", 128, 65536, "MB", "guest memory"),	\
+	OPT_STRING_NO("cmdline", &(v)->cmdline, "ARGS", "\n\"",			\
+		      "no newlines or quotes",					\
+		      "extra kernel parameters, e.g. slub_debug=FZPU"),		\
+	{ .type = OPT_T_LONG, .name = "timeout", .value = &(v)->timeout,	\
+	  .argh = "S", .min = 1, .max = 86400, .unit = "s",			\
+	  .help = "hard limit per boot", .deftext = "the workload's, or 600" }
+
+struct runner_opts {
+	struct vm_opts vm;
+	const char *allocs;	/* comma-separated variants of vm/variants */
+	const char *workload;	/* a workload file, or a name in workloads/ */
+	const char *output;	/* a file; with several allocators a directory */
+	const char *profile;	/* the tests to run under perf: a name or a number */
+	long repeat;		/* > 0: every test's repeats */
+	long boots;
+	bool quiet;		/* the caller reads the file: its path is not printed */
+};
+
+/*
+ * run: for each allocator, checks the workload against its module, boots
+ * it o->boots times and writes one results document (NAME.partial.json
+ * when a boot failed). Returns the exit status: 0, 1 when a run failed, 2
+ * for bad input.
+ */
+int runner_run(const struct runner_opts *o);
+
+/*
+ * The variants a command names (@argc of @argv), else the four that
+ * compare the allocators; -1 after a message when vm/variants lacks one.
+ */
+int runner_variants(const char *cmd, int argc, char **argv, char ***variants);
+
+/* A guest built and, once staged, its plan: stage.vm is ready for vm_boot(). */
+struct runner_guest {
+	struct guest g;
+	struct guest_stage stage;
+	const struct vm_opts *vm;
+	char *cmdline;		/* the variant's and the user's */
+};
+
+/* Builds @variant if needed (progress on a terminal). */
+int runner_guest_open(struct runner_guest *rg, const char *variant, const struct vm_opts *vm);
+/* Stages @plan (with perf: the host's perf too) for the options given to open. */
+int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf);
+void runner_guest_close(struct runner_guest *rg);
+/*
+ * Whether a boot went well: 0, or -1 after one message naming @what and
+ * the reason (@why, else the boot's status or the console's problem)
+ * and the console's last lines.
+ */
+int runner_verdict(const char *what, const struct vm_outcome *o, const char *why);
+
+#endif
