@@ -126,7 +126,7 @@ int cmd_bench(int argc, char **argv)
 			 "min and max time from QEMU's start to the guest agent's ready signal,\n"
 			 "and the kernel's cold build time (building it first if it is missing).\n"
 			 "Default variants: slab slub slob slub-6.12. The goal is a median of at\n"
-			 "most 1.5 s under TCG with 2 vCPUs.\n"
+			 "most 0.8 s under TCG with 2 vCPUs.\n"
 			 "\n"
 			 "--noise runs 'slabbench run --workload=quick' on each variant under\n"
 			 "tcg and under icount and prints its wall time and the coefficient of\n"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of compare: changes, significance marks, refusals, warnings, golden text. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of frames: the agent's channel parsed whole, in parts and malformed. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "frames.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of plot: every chart drawn and decoded (PNG), SVG series, missing data. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"

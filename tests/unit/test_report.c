@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of report: the mail against its golden file, the memory breakdown. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of results: frames to a results document, errors, loading, /proc parsers. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "procfs.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of stats: summaries and Welch's t-test against reference values. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "stats.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of util: atomic writes, number parsing, console problem lines. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "util.h"

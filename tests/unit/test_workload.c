@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Unit tests of workload files: parsing, the catalogue check, the macro table. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "macro.h"
