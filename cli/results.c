@@ -14,6 +14,8 @@
 #include "util.h"
 #include "workload.h"
 
+#include <linux/slabbench.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,7 +141,7 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 	cJSON *held = cJSON_GetObjectItemCaseSensitive(extra, "held");
 	cJSON *mine = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetArrayItem(held, cJSON_GetArraySize(held) - 1), "slabinfo");
-	cJSON *proc = text ? slabinfo_parse(text, "slabbench-held") : NULL;
+	cJSON *proc = text ? slabinfo_parse(text, SB_HELD_CACHE) : NULL;
 	cJSON *checks = cJSON_GetObjectItemCaseSensitive(extra, "slabinfo_check");
 	cJSON *c = cJSON_CreateObject();
 
@@ -161,7 +163,7 @@ static void slabinfo_check(cJSON *doc, int index, const char *text)
 		cJSON_AddNullToObject(c, "agrees");
 		cJSON_AddStringToObject(c, "why", !text ? "no /proc/slabinfo" :
 					!mine ? "the module reported no held cache" :
-					"no slabbench-held line in /proc/slabinfo");
+					"no " SB_HELD_CACHE " line in /proc/slabinfo");
 		cJSON_Delete(proc);
 	}
 	cJSON_AddItemToArray(checks, c);

@@ -23,7 +23,7 @@
  *
  * hold=1 checks these figures against the allocator's own: after the
  * repeats, count objects are allocated once more in a cache named
- * slabbench-held, its figures reported under "held", and the cache kept
+ * SB_HELD_CACHE, its figures reported under "held", and the cache kept
  * alive until the next spec (or SB_SPEC_RELEASE), so that userspace can
  * read its line in /proc/slabinfo.
  */
@@ -33,6 +33,7 @@
 #include <linux/cpumask.h>
 #include <linux/sort.h>
 #include <linux/math64.h>
+#include <linux/slabbench.h>
 #include "slabbench.h"
 
 enum { P_SIZE, P_COUNT, P_REPEATS, P_CPU, P_HOLD };
@@ -45,7 +46,8 @@ static const struct sb_param overhead_params[] = {
 			SB_U64, 3, 1, 100 },
 	[P_CPU] = { "cpu", "CPU that allocates and frees", SB_U64, 0, 0,
 		    SB_CPU_ID_MAX },
-	[P_HOLD] = { "hold", "1: then keep count objects alive in cache slabbench-held until the next spec",
+	[P_HOLD] = { "hold", "1: then keep count objects alive in cache "
+		     SB_HELD_CACHE " until the next spec",
 		     SB_U64, 0, 0, 1 },
 };
 
@@ -222,7 +224,7 @@ static int ov_hold(struct overhead *o)
 		return -ENOMEM;
 	h->n = ctx->val[P_COUNT];
 	h->objs = kvmalloc_array(h->n, sizeof(void *), GFP_KERNEL);
-	ret = h->objs ? sb_cache_create_unmerged(ctx, "slabbench-held",
+	ret = h->objs ? sb_cache_create_unmerged(ctx, SB_HELD_CACHE,
 						 ctx->val[P_SIZE], &h->s) : -ENOMEM;
 	if (ret)
 		goto fail;
@@ -388,7 +390,7 @@ static void ov_output(struct overhead *o)
 	ov_out_slabinfo(out, "slabbench-overhead", g, o->pages, ctx->val[P_COUNT]);
 	if (ctx->val[P_HOLD]) {
 		sb_printf(out, ",\"held\":{");
-		ov_out_slabinfo(out, "slabbench-held", &o->held_geom,
+		ov_out_slabinfo(out, SB_HELD_CACHE, &o->held_geom,
 				o->held_pages, ctx->val[P_COUNT]);
 		sb_printf(out, "}");
 	}
