@@ -72,6 +72,11 @@ void plan_cmd(struct plan *p, const char *name, ...)
 	sb_addf(&p->b, "\n");
 }
 
+void plan_wait(struct plan *p, long seconds)
+{
+	sb_addf(&p->b, SB_VERB_WAIT " %ld\n", seconds);
+}
+
 void plan_reload(struct plan *p, long n, const char *spec)
 {
 	sb_addf(&p->b, SB_VERB_RELOAD " %ld %s\n", n, spec);

@@ -10,6 +10,12 @@ cJSON *meminfo_parse(const char *text);
 /* The line of @cache in /proc/slabinfo text as an object; NULL if none. */
 cJSON *slabinfo_parse(const char *text, const char *cache);
 /*
+ * Every cache's line in /proc/slabinfo text, in order, as slabinfo_parse()
+ * gives it with "name" first; NULL with *@bad_line (from 1) if one does
+ * not parse.
+ */
+cJSON *slabinfo_lines(const char *text, int *bad_line);
+/*
  * "perf report --stdio --sort sym" lines as [{"percent", "symbol",
  * "kernel"}], the first @max.
  */

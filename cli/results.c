@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "results.h"
+#include "census.h"
 #include "frames.h"
 #include "json.h"
 #include "plan.h"
@@ -278,13 +279,33 @@ static int on_config(const struct frame *f, void *ctx)
 	return 0;
 }
 
-/* Snapshots: meminfo.before, slabinfo.after, ... */
+/*
+ * The census's checks at @when against the slabinfo of the same snapshot,
+ * computed afresh as each of the two arrives (the census comes first).
+ */
+static void census_recheck(cJSON *when)
+{
+	cJSON *census = cJSON_GetObjectItemCaseSensitive(when, PLAN_CENSUS);
+	const cJSON *slabinfo = cJSON_GetObjectItemCaseSensitive(when, PLAN_SLABINFO);
+
+	if (!cJSON_IsObject(census))
+		return;
+	cJSON_DeleteItemFromObject(census, "checks");
+	cJSON_AddItemToObject(census, "checks",
+			      census_checks(census, cJSON_IsString(slabinfo) ? slabinfo->valuestring : NULL));
+}
+
+/*
+ * Snapshots: meminfo.before, census.t2.5s, slabinfo.after, ... A file
+ * the kernel lacks is null: SLOB has no slabinfo, a kernel without our
+ * patch (Debian's) no census. A census that does not parse fails the run.
+ */
 static int on_snapshot(const struct frame *f, void *ctx)
 {
 	struct collect *c = ctx;
 	const char *dot = strchr(f->name, '.');
-	char *what, *data;
-	cJSON *when;
+	char *what, *data, *err = NULL;
+	cJSON *when, *census;
 
 	if (!dot)
 		return 0;
@@ -295,13 +316,24 @@ static int on_snapshot(const struct frame *f, void *ctx)
 		cJSON_AddNullToObject(when, what);
 	} else {
 		data = payload(f);
-		if (!strcmp(what, "meminfo"))
+		if (!strcmp(what, PLAN_MEMINFO)) {
 			cJSON_AddItemToObject(when, what, meminfo_parse(data));
-		else
+		} else if (!strcmp(what, PLAN_CENSUS)) {
+			census = census_parse(data, &err);
+			cJSON_AddItemToObject(when, what, census ? census : cJSON_CreateNull());
+		} else {
 			cJSON_AddStringToObject(when, what, data);
+		}
 		free(data);
 	}
+	if (!strcmp(what, PLAN_CENSUS) || !strcmp(what, PLAN_SLABINFO))
+		census_recheck(when);
 	free(what);
+	if (err) {
+		c->why = xasprintf("%s: %s", f->name, err);
+		free(err);
+		return -1;
+	}
 	return 0;
 }
 

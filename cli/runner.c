@@ -53,24 +53,57 @@ static bool needs_perf(const bool *profiled, const struct workload *w)
 	return false;
 }
 
-/* Memory counters settle before each snapshot (vmstat is per-CPU). */
+/*
+ * One snapshot, frames WHAT.@when. Memory counters settle first (vmstat
+ * is per-CPU). /proc/slabinfo comes right after the census, so that the
+ * two are compared at nearly the same point (census_checks()).
+ */
 static void plan_snapshots(struct plan *p, const char *when)
 {
-	char *meminfo = xasprintf("meminfo.%s", when), *slabinfo = xasprintf("slabinfo.%s", when);
+	static const struct {
+		const char *what, *path;
+	} files[] = {
+		{ PLAN_MEMINFO, "/proc/meminfo" },
+		{ PLAN_CENSUS, SB_PATH_CENSUS },
+		{ PLAN_SLABINFO, "/proc/slabinfo" },
+	};
 
 	plan_write(p, "/proc/sys/vm/stat_refresh", "1");
-	plan_file(p, meminfo, "/proc/meminfo");
-	plan_file(p, slabinfo, "/proc/slabinfo");
-	free(meminfo);
-	free(slabinfo);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *name = xasprintf("%s.%s", files[i].what, when);
+
+		plan_file(p, name, files[i].path);
+		free(name);
+	}
 }
 
 /*
- * The guest proves its config through /proc/config.gz; Debian's kernel
- * has no IKCONFIG_PROC, so there the build's config is all we know.
+ * While test @i holds its objects: the allocator's own view of the held
+ * cache for overhead (its extra.slabinfo_check), then the census phases
+ * its workload entry asks for, then the objects are released.
  */
-static struct plan *workload_plan(const struct workload *w, const bool *profiled,
-				  bool guest_config)
+static void plan_held(struct plan *p, const struct workload_test *t, int i)
+{
+	if (!strcmp(t->test, "overhead")) {
+		char *name = xasprintf(PLAN_HELD "%d", i);
+
+		plan_file(p, name, "/proc/slabinfo");
+		free(name);
+	}
+	for (int k = 0; k < t->nr_census; k++) {
+		char *when = xasprintf("t%d.%s", i, t->census[k].name);
+
+		if (t->census[k].seconds < 0)
+			plan_write(p, SB_PATH_CENSUS, SB_CENSUS_SHRINK);
+		else
+			plan_wait(p, t->census[k].seconds);
+		plan_snapshots(p, when);
+		free(when);
+	}
+	plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
+}
+
+struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config)
 {
 	struct plan *p = plan_new();
 
@@ -92,14 +125,8 @@ static struct plan *workload_plan(const struct workload *w, const bool *profiled
 		else
 			plan_run(p, spec);
 		free(spec);
-		/* overhead hold=1: the allocator's own view of the held cache. */
-		if (strstr(w->tests[i].spec, " hold=1")) {
-			char *name = xasprintf(PLAN_HELD "%d", i);
-
-			plan_file(p, name, "/proc/slabinfo");
-			plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
-			free(name);
-		}
+		if (w->tests[i].holds)
+			plan_held(p, &w->tests[i], i);
 	}
 	plan_snapshots(p, "after");
 	return p;
@@ -348,7 +375,7 @@ static int run_variant(const struct runner_opts *o, const char *variant,
 
 	if (runner_guest_open(&rg, variant, &o->vm))
 		return -1;
-	plan = workload_plan(w, profiled, strcmp(rg.g.tree, "debian") != 0);
+	plan = runner_plan(w, profiled, strcmp(rg.g.tree, "debian") != 0);
 	ret = runner_guest_stage(&rg, plan, needs_perf(profiled, w));
 	plan_free(plan);
 	if (ret) {

@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 
+struct plan;
+struct workload;
+
 /*
  * The guest-machine options every booting command takes, with one set of
  * bounds; each command sets its own defaults in @v before parsing.
@@ -48,6 +51,16 @@ struct runner_opts {
  * for bad input.
  */
 int runner_run(const struct runner_opts *o);
+
+/*
+ * The guest's plan for @w: the module's info and catalogue, the "before"
+ * snapshot, each test (under perf where @profiled), while a test holds
+ * memory its census phases, then "release", and the "after" snapshot.
+ * The guest proves its config through /proc/config.gz when
+ * @guest_config; Debian's kernel has no IKCONFIG_PROC, so there the
+ * build's config is all we know.
+ */
+struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config);
 
 /*
  * The variants a command names (@argc of @argv), else the four that

@@ -123,6 +123,103 @@ double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *fi
 	return json_num_at(json_at(json_at(snap, when), "meminfo"), field);
 }
 
+const cJSON *boot_census(const cJSON *doc, int boot, const char *when)
+{
+	const cJSON *snap = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
+	/* Not json_at(): "t2.30s" has a dot of its own. */
+	const cJSON *c = json_at(cJSON_GetObjectItemCaseSensitive(snap, when), "census");
+
+	return cJSON_IsObject(c) ? c : NULL;
+}
+
+const cJSON *boot_test_census(const cJSON *doc, int boot, int test, const char *phase)
+{
+	char *when = xasprintf("t%d.%s", test, phase);
+	const cJSON *c = boot_census(doc, boot, when);
+
+	free(when);
+	return c;
+}
+
+const cJSON *run_census_phases(const cJSON *doc, int test)
+{
+	const cJSON *phases = json_at(cJSON_GetArrayItem(json_at(doc, "workload.tests"), test), "census");
+
+	return cJSON_IsArray(phases) ? phases : NULL;
+}
+
+const char *census_allocator(const cJSON *c)
+{
+	return json_str_at(c, "allocator");
+}
+
+double census_header(const cJSON *c, const char *field)
+{
+	return json_num_at(c, field);
+}
+
+double census_total(const cJSON *c, const char *field)
+{
+	return json_num_at(json_at(c, "total"), field);
+}
+
+int census_nr_caches(const cJSON *c)
+{
+	return cJSON_GetArraySize(json_at(c, "caches"));
+}
+
+const cJSON *census_cache_at(const cJSON *c, int i)
+{
+	return cJSON_GetArrayItem(json_at(c, "caches"), i);
+}
+
+const cJSON *census_cache(const cJSON *c, const char *name)
+{
+	const cJSON *cache;
+
+	cJSON_ArrayForEach(cache, json_at(c, "caches"))
+		if (!strcmp(census_cache_name(cache), name))
+			return cache;
+	return NULL;
+}
+
+const char *census_cache_name(const cJSON *cache)
+{
+	return json_str_at(cache, "name");
+}
+
+double census_cache_field(const cJSON *cache, const char *field)
+{
+	return json_num_at(cache, field);
+}
+
+double census_caches_sum(const cJSON *c, const char *prefix, const char *field)
+{
+	const cJSON *cache;
+	double sum = NAN;
+
+	cJSON_ArrayForEach(cache, json_at(c, "caches")) {
+		double v = census_cache_field(cache, field);
+
+		if (strncmp(census_cache_name(cache), prefix, strlen(prefix)) || isnan(v))
+			continue;
+		sum = isnan(sum) ? v : sum + v;
+	}
+	return sum;
+}
+
+const char *census_check(const cJSON *c, const char *name)
+{
+	const cJSON *v = json_at(json_at(c, "checks"), name);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+const cJSON *census_failures(const cJSON *c)
+{
+	return json_at(c, "checks.failures");
+}
+
 int run_nr_tests(const cJSON *doc)
 {
 	return cJSON_GetArraySize(json_at(doc, "tests"));

@@ -56,6 +56,56 @@ int run_nr_boots(const cJSON *doc);
 /* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
 
+/*
+ * The slab census (docs/census.md, "In results") of boot @boot at @when:
+ * "before" or "after" (every run), or "tN.PHASE". NULL when the kernel has none (Debian's
+ * packaged kernel lacks our patch) or it was not read.
+ */
+const cJSON *boot_census(const cJSON *doc, int boot, const char *when);
+/*
+ * The census of test @test (its index in tests[], from 0) at phase
+ * @phase ("0s", "30s", "shrink") while it held memory, "tTEST.PHASE";
+ * NULL as above.
+ */
+const cJSON *boot_test_census(const cJSON *doc, int boot, int test, const char *phase);
+/* Test @test's census phases, as its workload entry gave them: strings; NULL if none. */
+const cJSON *run_census_phases(const cJSON *doc, int test);
+
+/* Of one census: */
+/* "slab", "slub" or "slob"; "?" if none. */
+const char *census_allocator(const cJSON *c);
+/* A number of its first line: "version", "cpus", "nodes", "page_size"; NAN if absent. */
+double census_header(const cJSON *c, const char *field);
+/*
+ * A field of its total record ("pages", "live_bytes", "percpu_pages",
+ * "free_cpu_partial"); NAN where the allocator has no such figure (SLOB:
+ * every per-cache one), never 0 in its place.
+ */
+double census_total(const cJSON *c, const char *field);
+/* Its cache records (none on SLOB), in slab_caches order: */
+int census_nr_caches(const cJSON *c);
+/* Record @i; NULL past the last. */
+const cJSON *census_cache_at(const cJSON *c, int i);
+/* The first record named @name (names need not be unique); NULL if none. */
+const cJSON *census_cache(const cJSON *c, const char *name);
+/* Of one cache record: its name ("?" if none), and field @field, NAN if absent. */
+const char *census_cache_name(const cJSON *cache);
+double census_cache_field(const cJSON *cache, const char *field);
+/*
+ * @field summed over the cache records whose names start with @prefix
+ * ("sb-cache-": the caches benchmark's; "": every cache); NAN if none
+ * has it.
+ */
+double census_caches_sum(const cJSON *c, const char *prefix, const char *field);
+/*
+ * Check @name's verdict ("objects", "pages", "sums", "counter",
+ * "slabinfo"): "exact", "off" or "moving" (counter only); NULL when there
+ * was nothing to check.
+ */
+const char *census_check(const cJSON *c, const char *name);
+/* Every discrepancy the checks found, one string each; empty when all exact. */
+const cJSON *census_failures(const cJSON *c);
+
 int run_nr_tests(const cJSON *doc);
 /* Test @i of @doc; NULL past the last. */
 const cJSON *run_test(const cJSON *doc, int i);

@@ -5,6 +5,9 @@
  *   { "name": "quick", "description": "...", "timeout_s": 300,
  *     "tests": [ { "test": "fastpath", "params": { "size": 64 } } ] }
  *
+ * A test that holds memory (params.hold = 1) may add census phases,
+ * "census": ["0s", "5s", "30s", "shrink"] (docs/census.md).
+ *
  * Parameter values are non-negative integers or words (enum choices).
  * workload_parse() checks the shape, so that a malformed file fails before
  * any kernel is built; workload_check() checks tests, parameters and
@@ -61,17 +64,81 @@ static int add_param(const char *path, int i, const cJSON *p, char **spec)
 	return 0;
 }
 
+/* "Ns" (N in [0, 86400], no leading zero) or "shrink"; -2 if neither. */
+static long phase_seconds(const char *s)
+{
+	size_t n = strlen(s);
+	long v;
+	char *digits;
+	int bad;
+
+	if (!strcmp(s, CENSUS_PHASE_SHRINK))
+		return -1;
+	if (n < 2 || s[n - 1] != 's' || (s[0] == '0' && n > 2))
+		return -2;
+	digits = strndup(s, n - 1);
+	if (!digits)
+		out_of_memory();
+	bad = parse_long(digits, 0, 86400, &v) || !isdigit((unsigned char)s[0]);
+	free(digits);
+	return bad ? -2 : v;
+}
+
+/*
+ * tests[i].census: phases while the test holds its objects, times since
+ * its result strictly increasing, the shrink (which changes what is held)
+ * last, each within the boot's timeout.
+ */
+static int parse_census(const char *path, int i, const cJSON *census, double timeout_s,
+			struct workload_test *wt)
+{
+	const cJSON *ph;
+	int k = 0;
+
+	if (!wt->holds)
+		return error("%s: tests[%d].census: only a test that holds memory (params.hold=1) has census phases",
+			     path, i);
+	if (!cJSON_IsArray(census) || !cJSON_GetArraySize(census))
+		return error("%s: tests[%d].census: expected a non-empty array of phases (\"0s\", \"5s\", ..., \"%s\")",
+			     path, i, CENSUS_PHASE_SHRINK);
+	wt->census = xcalloc(cJSON_GetArraySize(census), sizeof(*wt->census));
+	cJSON_ArrayForEach(ph, census) {
+		long s = cJSON_IsString(ph) ? phase_seconds(ph->valuestring) : -2;
+		const struct census_phase *prev = k ? &wt->census[k - 1] : NULL;
+
+		if (s == -2)
+			return error("%s: tests[%d].census[%d]: expected \"Ns\" (N whole seconds up to 86400) or \"%s\"",
+				     path, i, k, CENSUS_PHASE_SHRINK);
+		if (prev && prev->seconds == -1)
+			return error("%s: tests[%d].census[%d]: %s after %s: the shrink is the last phase",
+				     path, i, k, ph->valuestring, CENSUS_PHASE_SHRINK);
+		if (prev && s != -1 && s <= prev->seconds)
+			return error("%s: tests[%d].census[%d]: %s is not after %s (times since the result, increasing)",
+				     path, i, k, ph->valuestring, prev->name);
+		if (s >= timeout_s)
+			return error("%s: tests[%d].census[%d]: %s is past timeout_s (%.0f s)",
+				     path, i, k, ph->valuestring, timeout_s);
+		wt->census[k].name = xstrdup(ph->valuestring);
+		wt->census[k].seconds = s;
+		wt->nr_census = ++k;
+	}
+	return 0;
+}
+
 static int parse_test(const char *path, int i, const cJSON *t, long repeat,
-		      struct workload_test *wt)
+		      double timeout_s, struct workload_test *wt)
 {
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "test");
 	const cJSON *params = cJSON_GetObjectItemCaseSensitive(t, "params");
+	const cJSON *census = cJSON_GetObjectItemCaseSensitive(t, "census");
+	const cJSON *hold = cJSON_GetObjectItemCaseSensitive(params, "hold");
 	const cJSON *p;
 
 	if (!cJSON_IsObject(t))
 		return error("%s: tests[%d]: expected an object", path, i);
 	for (p = t->child; p; p = p->next)
-		if (strcmp(p->string, "test") && strcmp(p->string, "params"))
+		if (strcmp(p->string, "test") && strcmp(p->string, "params") &&
+		    strcmp(p->string, "census"))
 			return error("%s: tests[%d].%s: unknown key", path, i, p->string);
 	if (!cJSON_IsString(name) || !is_word(name->valuestring))
 		return error("%s: tests[%d].test: expected a test name", path, i);
@@ -92,7 +159,10 @@ static int parse_test(const char *path, int i, const cJSON *t, long repeat,
 		wt->spec = xasprintf("%s repeats=%ld", old, repeat);
 		free(old);
 	}
-	return 0;
+	/* As the module reads it: a number, or the word "1". */
+	wt->holds = (cJSON_IsNumber(hold) && hold->valuedouble == 1) ||
+		    (cJSON_IsString(hold) && !strcmp(hold->valuestring, "1"));
+	return census ? parse_census(path, i, census, timeout_s, wt) : 0;
 }
 
 int workload_parse(const char *path, const char *text, long repeat,
@@ -146,7 +216,7 @@ int workload_parse(const char *path, const char *text, long repeat,
 	w->nr_tests = cJSON_GetArraySize(tests);
 	w->tests = xcalloc(w->nr_tests, sizeof(*w->tests));
 	cJSON_ArrayForEach(t, tests) {
-		if (parse_test(path, i, t, repeat, &w->tests[i]))
+		if (parse_test(path, i, t, repeat, w->timeout_s, &w->tests[i]))
 			goto fail;
 		i++;
 	}
@@ -173,6 +243,9 @@ void workload_free(struct workload *w)
 	for (int i = 0; w->tests && i < w->nr_tests; i++) {
 		free(w->tests[i].test);
 		free(w->tests[i].spec);
+		for (int k = 0; k < w->tests[i].nr_census; k++)
+			free(w->tests[i].census[k].name);
+		free(w->tests[i].census);
 	}
 	free(w->tests);
 	free(w->path);

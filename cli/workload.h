@@ -4,10 +4,23 @@
 #define SLABBENCH_WORKLOAD_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
+
+/* The phase that shrinks every cache first; it comes after the timed ones. */
+#define CENSUS_PHASE_SHRINK	"shrink"
+
+/* A census read while a test holds memory (docs/census.md). */
+struct census_phase {
+	char *name;	/* "0s", "30s" or CENSUS_PHASE_SHRINK, as the file gives it */
+	long seconds;	/* since the test's result came back; -1 for the shrink */
+};
 
 struct workload_test {
 	char *test;
 	char *spec;	/* "test=NAME key=value ...", as the module takes it */
+	bool holds;	/* params.hold is 1: its objects live until "release" */
+	struct census_phase *census;	/* the "census" key, in order */
+	int nr_census;
 };
 
 struct workload {

@@ -2,7 +2,7 @@
 /*
  * Mutation fuzzing of what the host reads from files and from guests:
  * workload files, results files (and what compare then does with them),
- * and a guest's /proc/slabinfo and /proc/meminfo. Debian's gcc has no
+ * a guest's /proc/slabinfo and /proc/meminfo, and the slab census. Debian's gcc has no
  * libFuzzer, so a fixed-seed generator mutates the shipped files: every
  * run tries the same inputs, and a failure reproduces by running again.
  * Built with ASan and UBSan like every unit test, so a crash, an overflow,
@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "census.h"
 #include "compare.h"
 #include "procfs.h"
 #include "results.h"
@@ -855,6 +856,70 @@ static void fuzz_proc(void)
 	free_seeds(&s);
 }
 
+/*
+ * The census read whole, with its checks, or refused in one line naming
+ * the line; whether it was read.
+ */
+static bool try_census(const char *text, struct tally *t)
+{
+	static const char *const verdicts[] = { "objects", "pages", "sums", "counter", "slabinfo" };
+	char *err = NULL;
+	cJSON *c = census_parse(text, &err), *k;
+	bool ok;
+
+	if (!c) {
+		verdict(t, false, err && !strncmp(err, "census line ", 12) && !strchr(err, '\n'));
+		free(err);
+		return false;
+	}
+	k = census_checks(c, NULL);
+	ok = !err && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(c, "caches")) &&
+	     cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "total")) &&
+	     cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(k, "failures"));
+	for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(k, verdicts[i]);
+
+		ok &= cJSON_IsString(v) || cJSON_IsNull(v);
+	}
+	verdict(t, true, ok);
+	cJSON_Delete(k);
+	cJSON_Delete(c);
+	return true;
+}
+
+static void fuzz_census(void)
+{
+	struct tally t = { 0 }, cut = { 0 };
+	struct seeds s = { 0 };
+	long misjudged = 0, cuts = 0;
+	struct buf b;
+
+	load_seeds(&s, "tests/data/census-*.txt");
+	CHECK(s.n == 3, "%d census samples as seeds", s.n);
+	if (!s.n)
+		return;
+	/* Every line ends with a newline and the total comes last: a cut census is refused. */
+	for (int i = 0; i < s.n; i++) {
+		for (size_t off = 0; off <= s.len[i]; off++, cuts++) {
+			char *p = prefix(s.text[i], off);
+
+			misjudged += try_census(p, &cut) != (off == s.len[i]);
+			free(p);
+		}
+	}
+	CHECK(!misjudged && tally_right(&cut),
+	      "census cut at each of %ld offsets: refused in one line naming the line until whole", cuts);
+	for (int i = 0; i < MUTATIONS; i++) {
+		mutate(&b, &s);
+		try_census(b.p, &t);
+		free(b.p);
+	}
+	CHECK(tally_right(&t) && t.accepted && t.accepted < t.inputs,
+	      "%ld mutations of the census: no crash; %ld read and checked, the others refused in one line",
+	      t.inputs, t.accepted);
+	free_seeds(&s);
+}
+
 /* Writes @len bytes of @text to a new file in @dir; the path. */
 static char *write_temp(const char *dir, const char *name, const char *text, size_t len)
 {
@@ -925,6 +990,7 @@ int main(void)
 	fuzz_workloads();
 	fuzz_results();
 	fuzz_proc();
+	fuzz_census();
 	damaged_files();
 	stderr = real_stderr;
 	fclose(said_stream);

@@ -25,6 +25,7 @@ static void test_verbs(void)
 	plan_profile(p, SB_VERB_RUN, "test=sizes");
 	plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
 	plan_cmd(p, "uptime", NULL);
+	plan_wait(p, 30);
 	plan_reload(p, 20, "test=fastpath iters=100000 repeats=1");
 	plan_fuzz(p, 10000, 1);
 	CHECK_STR(plan_text(p),
@@ -35,6 +36,7 @@ static void test_verbs(void)
 		  "profile run test=sizes\n"
 		  "cmd config /bin/zcat /proc/config.gz\n"
 		  "cmd uptime\n"
+		  "wait 30\n"
 		  "reload 20 test=fastpath iters=100000 repeats=1\n"
 		  "fuzz 10000 1\n",
 		  "each verb writes its one line, in order");

@@ -62,7 +62,8 @@ static void test_invalid(void)
 static void test_shipped(void)
 {
 	static const char *const names[] = {
-		"quick", "default", "overhead", "scaling", "remote",
+		"quick", "default", "overhead", "scaling", "remote", "macro", "memory", "churn",
+		"kernel",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -2,7 +2,7 @@
 /*
  * The plan the host put into the initramfs, one verb a line (the verbs:
  * SB_VERB_* in linux/slabbench.h), carried out line by line from a table
- * of verbs; run, file, write and cmd are small enough to live here.
+ * of verbs; run, file, write, cmd and wait are small enough to live here.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -15,11 +15,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A verb's arguments that do not parse: the plan stops there. */
 #define PLAN_BAD (-2)
 #define MAX_WORDS 64
+/* The longest wait: a day, as no boot may last longer (--timeout's bound). */
+#define WAIT_MAX_S 86400
+
+/*
+ * When the last line that sends a result ended: census phases are times
+ * since a test's result came back, so "wait" counts from here, and the
+ * time the census reads themselves take is not added to the next phase.
+ */
+static struct timespec last_result;
 
 static int run_spec(const char *index, char *spec)
 {
@@ -127,6 +137,30 @@ static int verb_cmd(char *args)
 	return 0;
 }
 
+static int verb_wait(char *args)
+{
+	struct timespec until = last_result;
+	char *end;
+	long s;
+	int err;
+
+	if (!isdigit((unsigned char)args[0]))
+		return PLAN_BAD;
+	s = strtol(args, &end, 10);
+	if (*end || s > WAIT_MAX_S)
+		return PLAN_BAD;
+	say(SB_VERB_WAIT " %ld", s);
+	until.tv_sec += s;
+	/* Absolute: a signal that cuts the sleep short does not stretch it. */
+	while ((err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)) == EINTR)
+		;
+	if (err) {
+		say(SB_VERB_WAIT " %ld: %s", s, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
 static int verb_reload(char *args)
 {
 	char *spec;
@@ -171,6 +205,7 @@ static const struct verb {
 	{ SB_VERB_FILE, NULL, verb_file, false },
 	{ SB_VERB_WRITE, NULL, verb_write, false },
 	{ SB_VERB_CMD, NULL, verb_cmd, false },
+	{ SB_VERB_WAIT, NULL, verb_wait, false },
 	{ SB_VERB_RELOAD, NULL, verb_reload, false },
 	{ SB_VERB_FUZZ, NULL, verb_fuzz, false },
 };
@@ -216,6 +251,7 @@ int plan_run(void)
 		say("%s: %s", SB_GUEST_PLAN, strerror(errno));
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &last_result);
 	while (!ret && getline(&line, &cap, plan) >= 0) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
@@ -227,6 +263,7 @@ int plan_run(void)
 		if (v && v->indexed) {
 			snprintf(index, sizeof(index), "%u", nr_run++);
 			ret = v->indexed(index, args);
+			clock_gettime(CLOCK_MONOTONIC, &last_result);
 		} else {
 			ret = v ? v->other(args) : PLAN_BAD;
 		}

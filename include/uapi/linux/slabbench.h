@@ -47,6 +47,15 @@
  */
 #define SB_HELD_CACHE		"slabbench-held"
 
+/*
+ * The slab census (docs/census.md): provided by our kernel patch in mm/
+ * (vm/patches/), not by the module, so a kernel without the patch
+ * (Debian's packaged one) has no such file. Each read takes one census,
+ * as text; writing SB_CENSUS_SHRINK shrinks every cache.
+ */
+#define SB_PATH_CENSUS		"/sys/kernel/debug/slab_census"
+#define SB_CENSUS_SHRINK	"shrink"
+
 /* Where the host's initramfs puts things in the guest. */
 #define SB_GUEST_PLAN		"/slabbench/plan"
 #define SB_GUEST_MODULE		"/lib/modules/slabbench.ko"
@@ -65,6 +74,8 @@
  *   write PATH VALUE   write VALUE to PATH; a PATH this kernel lacks is
  *                      skipped
  *   cmd NAME ARGV...   run ARGV (no shell), send its standard output (cmd)
+ *   wait SECONDS       sleep until SECONDS after the last run, macro or
+ *                      profile line ended (the plan's start if none)
  *   reload N SPEC      unload attempt during SPEC, then N unload and load
  *                      cycles; the outcome as KTAP in file "reload"
  *   fuzz N SEED        N generated specs, then hostile ones; the outcome
@@ -76,6 +87,7 @@
 #define SB_VERB_FILE		"file"
 #define SB_VERB_WRITE		"write"
 #define SB_VERB_CMD		"cmd"
+#define SB_VERB_WAIT		"wait"
 #define SB_VERB_RELOAD		"reload"
 #define SB_VERB_FUZZ		"fuzz"
 

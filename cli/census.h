@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The slab census (docs/census.md): its text read strictly into the JSON
+ * that results store, and the identities a reader relies on, checked.
+ */
+#ifndef SLABBENCH_CENSUS_H
+#define SLABBENCH_CENSUS_H
+
+#include <cjson/cJSON.h>
+
+/*
+ * The census text as {"version", "allocator", "cpus", "nodes",
+ * "page_size", "caches": [{"name", ...}], "total": {...}}, numbers as
+ * numbers, each record's fields in the text's order. Anything the format
+ * does not allow (docs/census.md, "Text format") gives NULL and *@err, a
+ * one-line message naming the line: "census line 3: objects=12x: not an
+ * unsigned decimal integer" (free it).
+ */
+cJSON *census_parse(const char *text, char **err);
+
+/*
+ * The identities of docs/census.md over census_parse()'s @census, and
+ * against @slabinfo (/proc/slabinfo read just after it; NULL where the
+ * allocator has none): {"objects", "pages", "sums", "counter",
+ * "slabinfo", "failures"}. Each verdict is "exact", "off", null where
+ * there is nothing to check, and for "counter" also "moving"; "failures"
+ * has one line per discrepancy. docs/census.md, "In results", says what
+ * each compares.
+ */
+cJSON *census_checks(const cJSON *census, const char *slabinfo);
+
+#endif

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The slab census (docs/census.md) end to end, with known answers. On
+# slab, slub and slob: a census at every snapshot; the kernel's slab page
+# counter equal to it exactly; each cache equal to its /proc/slabinfo
+# line; a cache holding a known number of objects counted exactly; the
+# shrink phase emptying its per-CPU caches; SLOB without caches or any
+# per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
+# fewer free objects than by default. Nothing is skipped: on a kernel
+# without the census every check that needs one fails. Debian's kernel,
+# which has none, records null and runs to the end.
+. tests/e2e/lib.sh
+
+# Runs workload $2 on variant $1 into $3; on failure, says why.
+run_workload() {
+	"$SB" run --alloc="$1" --workload="$2" -o "$3" >/dev/null 2>"$3.err" && return
+	echo "# slabbench run --alloc=$1 --workload=$2 failed:"
+	tail -n 5 "$3.err" | sed 's/^/# /'
+}
+
+# Each of 10 caches holds $objs objects per CPU, none freed.
+objs=4
+cat >"$TMP/held.json" <<JSON
+{ "name": "census-held", "tests": [
+  { "test": "caches", "params": { "caches": 10, "objs": $objs, "hold": 1, "free_pct": 0, "seed": 1 },
+    "census": ["0s", "shrink"] } ] }
+JSON
+snaps='.boots[0].snapshots | [.before, ."t0.0s", ."t0.shrink", .after]'
+held='.census.caches | map(select(.name == "sb-cache-000"))'
+
+for v in slab slub slob; do
+	out=$TMP/$v.json
+	run_workload $v "$TMP/held.json" "$out"
+	check "$v: the census workload runs" jqt "$out" '.status == "complete"'
+	check "$v: a census at before, t0.0s, t0.shrink and after" \
+		jqt "$out" "$snaps | all(.census | type == \"object\")"
+	check "$v: the census says $v, with the guest's CPUs" \
+		jqt "$out" ".vm.cpus as \$n | $snaps | all(.census.allocator == \"$v\" and .census.cpus == \$n)"
+	check "$v: pages + kmalloc_large_pages = the kernel's slab counter, exactly, at every snapshot" \
+		jqt "$out" "$snaps | all(.census.checks.counter == \"exact\")"
+	check "$v: pages by slab order add up in every record" \
+		jqt "$out" "$snaps | all(.census.checks.pages == \"exact\")"
+done
+
+for v in slab slub; do
+	out=$TMP/$v.json
+	check "$v: objects = live + every free location, in every cache and the total" \
+		jqt "$out" "$snaps | all(.census.checks.objects == \"exact\" and .census.checks.sums == \"exact\")"
+	check "$v: every cache agrees with its /proc/slabinfo line exactly, at every snapshot" \
+		jqt "$out" "$snaps | all(.census.checks.slabinfo == \"exact\" and (.census.checks.failures | length == 0))"
+	check "$v: sb-cache-000 holds objs x CPUs live objects exactly, before and after the shrink" \
+		jqt "$out" "${snaps}[1:3] | all(.census.cpus as \$n | $held | length == 1 and .[0].live == $objs * \$n)"
+done
+check "slub: after the shrink sb-cache-000 has no CPU slab, per-CPU partial or empty slab" \
+	jqt "$TMP/slub.json" ".boots[0].snapshots.\"t0.shrink\" | $held |
+		.[0] | .cpu_slabs == 0 and .cpu_partial_slabs == 0 and .empty_slabs == 0"
+check "slab: after the shrink sb-cache-000 has nothing in per-CPU or shared arrays, no empty slab" \
+	jqt "$TMP/slab.json" ".boots[0].snapshots.\"t0.shrink\" | $held |
+		.[0] | .free_cpu_array == 0 and .free_shared == 0 and .empty_slabs == 0"
+
+check "slob: no cache records, no per-CPU field anywhere, its free lists in the total" \
+	jqt "$TMP/slob.json" "$snaps | all(.census | (.caches == []) and
+		([.total | keys[] | select(test(\"^(cpu_|free_cpu|free_shared|free_alien)\"))] == []) and
+		(.total | has(\"free_slob_small\")))"
+check "slob: no /proc/slabinfo, so no slabinfo verdict" \
+	jqt "$TMP/slob.json" "$snaps | all(.slabinfo == null and .census.checks.slabinfo == null)"
+
+# Many caches, filled then mostly freed: SLUB keeps slabs that became
+# partial on the freeing CPU's partial list, up to cpu_partial's worth.
+cat >"$TMP/partial.json" <<'JSON'
+{ "name": "census-partial", "tests": [
+  { "test": "caches", "params": { "caches": 100, "objs": 256, "hold": 1, "free_pct": 70, "seed": 1 },
+    "census": ["0s"] } ] }
+JSON
+jq '.tests[0].params.cpu_partial = 0' "$TMP/partial.json" >"$TMP/partial0.json"
+sb_caches='[.boots[0].snapshots."t0.0s".census.caches[] | select(.name | startswith("sb-cache-"))]'
+for w in partial partial0; do
+	run_workload slub "$TMP/$w.json" "$TMP/slub-$w.json"
+	check "slub ($w): the census at 0 s has the 100 caches" \
+		jqt "$TMP/slub-$w.json" "$sb_caches | length == 100"
+done
+default=$(jq "$sb_caches | map(.free_cpu_partial) | add" "$TMP/slub-partial.json")
+zero=$(jq "$sb_caches | map(.free_cpu_partial) | add" "$TMP/slub-partial0.json")
+check "slub: cpu_partial=0 holds fewer free objects in per-CPU partial slabs (${zero:-none}) than the default (${default:-none})" \
+	test "${zero:-x}" -lt "${default:-x}"
+
+run_workload debian quick "$TMP/debian.json"
+check "debian: a kernel without the census runs to the end" jqt "$TMP/debian.json" '.status == "complete"'
+check "debian: its census is null, before and after" \
+	jqt "$TMP/debian.json" '.boots[0].snapshots | [.before, .after] | all(has("census") and .census == null)'
