@@ -21,7 +21,9 @@ struct run_id {
 	const char *allocator;	/* as the guest's module saw it: "SLUB" */
 	const char *variant, *release, *tree, *build_hash, *common_config;
 	const char *accel, *qemu, *cmdline, *host_cpu;
+	const char *tcg_thread;	/* "single", "multi"; "?" under KVM or before it was kept */
 	double cpus, mem_mb;
+	double numa_nodes;	/* NAN in results from before --numa: one node */
 	bool emulated;		/* times from an emulated clock (not KVM) */
 };
 
@@ -55,6 +57,22 @@ const cJSON *run_allocator_config(const cJSON *doc);
 int run_nr_boots(const cJSON *doc);
 /* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
+/* Boot @boot's snapshots, an object keyed by when ("after", "t0.0s"); or NULL. */
+const cJSON *boot_snapshots(const cJSON *doc, int boot);
+/* The slab census of boot @boot at @when (docs/census.md); NULL if none. */
+const cJSON *boot_census(const cJSON *doc, int boot, const char *when);
+
+/*
+ * Of one census, a number is NAN where the census lacks the field. A field
+ * of its first line: page_size, cpus, nodes.
+ */
+double census_num(const cJSON *census, const char *field);
+/* total.FIELD: pages, kmalloc_large_pages, percpu_pages, live_bytes, ... */
+double census_total_num(const cJSON *census, const char *field);
+/* Its cache records (none on SLOB), and a field of one. */
+int census_nr_caches(const cJSON *census);
+const cJSON *census_cache(const cJSON *census, int i);
+double census_cache_num(const cJSON *cache, const char *field);
 
 int run_nr_tests(const cJSON *doc);
 /* Test @i of @doc; NULL past the last. */
@@ -100,7 +118,6 @@ struct mem_breakdown {
 	double size, count;
 	double total;		/* bytes_per_object: all of the below */
 	double rounding, tail, idle;
-	double management;	/* the cache's own structures, per object */
 	double slab_pages, held_free_pages, held_shrink_pages;
 };
 
