@@ -87,7 +87,7 @@ static int noise_variant(const char *variant, const char *accel)
 	const struct runner_opts o = {
 		.allocs = variant, .workload = "quick", .output = out, .boots = 1,
 		.quiet = true,
-		.vm = { .accel = accel, .mem = 512 },
+		.vm = { .accel = accel, .numa = 1 },
 	};
 	double start = monotonic_seconds(), wall;
 	cJSON *doc = NULL;
@@ -133,19 +133,19 @@ int cmd_bench(int argc, char **argv)
 			 "variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
 			 "TCG, 0.5% under icount).\n",
 	};
-	struct vm_opts vm = { .accel = "tcg", .mem = 512, .timeout = 120 };
+	struct vm_opts vm = { .accel = "tcg", .numa = 1, .timeout = 120 };
 	long boots = 5;
 	bool noise = false;
 	struct opt opts[] = {
 		OPT_INTEGER("boots", &boots, "N", 1, 100, NULL, "boots per variant"),
-		OPT_VM(&vm),
+		OPT_VM(&vm, 1),
 		OPT_BOOLEAN(0, "noise", &noise, "time and spread of the quick workload instead"),
 		OPT_END(),
 	};
 	int first = options_parse(&usage, opts, argc, argv), n, failed = 0;
 	char **variants;
 
-	if (first < 0 || vm_cpus_for_accel(vm.accel, &vm.cpus))
+	if (first < 0 || vm_opts_resolve("bench", &vm))
 		return 2;
 	n = runner_variants("bench", argc - first, argv + first, &variants);
 	if (n < 0)

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "plot.h"
 #include "util.h"
+#include "vm.h"
 
 #include <stdio.h>
 
@@ -23,8 +24,14 @@ int cmd_plot(int argc, char **argv)
 			 "  hitrate   per-CPU cache hit rates per run and test\n"
 			 "  scaling   throughput against CPUs\n"
 			 "  remote    cost of remote frees, on each side\n"
-			 "A chart whose test is in no results file is skipped with a message.\n",
+			 "and from the slab census of runs that carry it (docs/census.md):\n"
+			 "  memory-cpus   against guest CPUs, a line per allocator: bytes held\n"
+			 "                beyond live object bytes, and Slab + Percpu\n"
+			 "  memory-where  at one CPU count, a bar per allocator stacked by where\n"
+			 "                the slab memory is (live objects, free slots by place...)\n"
+			 "A chart whose data is in no results file is skipped with a message.\n",
 	};
+	struct plot_opts po = { 0 };
 	const char *dir = NULL;
 	bool partial = false;
 	cJSON **docs;
@@ -32,6 +39,12 @@ int cmd_plot(int argc, char **argv)
 	struct opt opts[] = {
 		OPT_STRING('o', "output", &dir, "DIR", "the directory of the charts"),
 		OPT_BOOLEAN(0, "allow-partial", &partial, "plot the partial results of failed runs too"),
+		{ .type = OPT_T_STRING, .name = "phase", .value = &po.phase, .argh = "WHEN",
+		  .help = "the census snapshot: before, after, tN.PHASE",
+		  .deftext = "the first held phase tN.0s, else after" },
+		{ .type = OPT_T_LONG, .name = "at", .value = &po.at, .argh = "N", .min = 1,
+		  .max = VM_CPUS_MAX, .help = "CPUs of memory-where",
+		  .deftext = "the most in the results" },
 		OPT_END(),
 	};
 
@@ -44,7 +57,7 @@ int cmd_plot(int argc, char **argv)
 	docs = compare_load((const char **)argv + first, n, partial);
 	if (!docs)
 		return 2;
-	ret = plot_results((const cJSON *const *)docs, n, dir) ? 1 : 0;
+	ret = plot_results((const cJSON *const *)docs, n, dir, &po) ? 1 : 0;
 	compare_unload(docs, n);
 	return ret;
 }

@@ -12,38 +12,65 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* More runs must be of BASE's or NEW's variant: other counts of the same sweep. */
+static int same_variants(const char *const *paths, const cJSON *const *docs, int n)
+{
+	struct run_id *ids = run_ids(paths, docs, n);
+	int ret = 0;
+
+	for (int r = 2; r < n && !ret; r++)
+		if (strcmp(ids[r].variant, ids[0].variant) && strcmp(ids[r].variant, ids[1].variant))
+			ret = error("report: %s: variant %s is neither BASE's (%s) nor NEW's (%s)",
+				    paths[r], ids[r].variant, ids[0].variant, ids[1].variant);
+	run_ids_free(ids, n);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct usage usage = {
-		.cmd = "report", .args = "BASE.json NEW.json", .min_args = 2, .max_args = 2,
+		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]", .min_args = 2,
+		.max_args = -1,
 		.about = "Writes a regression report of NEW against BASE, at most 72 columns wide:\n"
 			 "a subject naming the largest significant change, a summary, the setup,\n"
 			 "both kernels and how their configs differ, the results (mean, %stddev,\n"
-			 "%change, Welch's t-test), memory, and the commands that reproduce it.\n",
+			 "%change, Welch's t-test), memory, and the commands that reproduce it.\n"
+			 "Memory states the ratio of NEW's slab memory to BASE's from the census,\n"
+			 "with its 95% confidence interval over boots (5 boots a side or more).\n"
+			 "MORE are runs of BASE's and NEW's variants at other CPU counts (a\n"
+			 "--cpus sweep): the census ratio is then given at each count.\n",
 	};
 	struct comparison c = { 0 };
-	const char *output = NULL;
+	const char *output = NULL, *phase = NULL;
 	char *text = NULL;
-	cJSON **docs;
-	int first, ret = 2;
+	cJSON **docs = NULL;
+	int first, n = 0, ret = 2;
 	struct opt opts[] = {
 		OPT_STRING('o', "output", &output, "FILE",
 			   "write it to FILE (atomically) instead of stdout"),
+		{ .type = OPT_T_STRING, .name = "phase", .value = &phase, .argh = "WHEN",
+		  .help = "the census snapshot: before, after, tN.PHASE",
+		  .deftext = "the first held phase tN.0s, else after" },
 		OPT_END(),
 	};
+	const char **paths;
 
 	first = options_parse(&usage, opts, argc, argv);
 	if (first < 0)
 		return 2;
-	docs = compare_load((const char **)argv + first, 2, false);
-	if (!docs || compare_build(&c, (const char **)argv + first, (const cJSON *const *)docs, 2, 0.05))
+	n = argc - first;
+	paths = (const char **)argv + first;
+	docs = compare_load(paths, n, false);
+	if (!docs || same_variants(paths, (const cJSON *const *)docs, n) ||
+	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05))
 		goto out;
-	text = report_text(&c, (const cJSON *const *)docs);
+	text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	ret = write_output(output, text) ? 1 : 0;
 out:
 	free(text);
 	compare_free(&c);
-	compare_unload(docs, 2);
+	compare_unload(docs, n);
 	return ret;
 }

@@ -14,11 +14,14 @@ int cmd_run(int argc, char **argv)
 	static const struct usage usage = {
 		.cmd = "run",
 		.about = "Builds the guest kernel of each allocator if needed, boots it in QEMU,\n"
-			 "runs the workload's tests in slabbench.ko and writes one results JSON.\n",
+			 "runs the workload's tests in slabbench.ko and writes one results JSON\n"
+			 "per allocator and CPU count. The boots of the allocators at one CPU\n"
+			 "count alternate. Guests with more vCPUs than the host has cores run\n"
+			 "under single-threaded TCG.\n",
 	};
 	struct runner_opts o = {
 		.allocs = "slub", .workload = "quick", .boots = 1,
-		.vm = { .accel = "auto", .mem = 512 },
+		.vm = { .accel = "auto", .numa = 1 },
 	};
 	struct opt opts[] = {
 		OPT_STRING(0, "alloc", &o.allocs, "LIST",
@@ -26,9 +29,10 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING(0, "workload", &o.workload, "FILE",
 			   "a workload file, or a name in workloads/"),
 		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &o.output,
-		  .argh = "FILE", .help = "results file; with several allocators, a directory",
-		  .deftext = "results/VARIANT-WORKLOAD-TIME.json" },
-		OPT_VM(&o.vm),
+		  .argh = "FILE",
+		  .help = "results file; with several allocators or CPU counts,\na directory",
+		  .deftext = "results/VARIANT-WORKLOAD-cpusN-TIME.json" },
+		OPT_VM(&o.vm, OPT_LONGS_MAX),
 		OPT_INTEGER("repeat", &o.repeat, "N", 1, 1000, NULL, "override every test's repeats"),
 		OPT_INTEGER("boots", &o.boots, "N", 1, 100, NULL, "independent boots per allocator"),
 		OPT_STRING(0, "profile", &o.profile, "TEST",

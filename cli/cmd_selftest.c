@@ -142,10 +142,10 @@ int cmd_selftest(int argc, char **argv)
 			 "the remote test needs --cpus of 2 or more.\n",
 	};
 	/* 1 GB: debug kernels need it. */
-	struct vm_opts vm = { .accel = "auto", .mem = 1024, .timeout = 600 };
+	struct vm_opts vm = { .accel = "auto", .numa = 1, .mem = 1024, .timeout = 600 };
 	long fuzz = 10000;
 	struct opt opts[] = {
-		OPT_VM(&vm),
+		OPT_VM(&vm, 1),
 		OPT_INTEGER("fuzz", &fuzz, "N", 1, 1000000, "specs", "generated specs to try"),
 		OPT_END(),
 	};
@@ -155,9 +155,9 @@ int cmd_selftest(int argc, char **argv)
 
 	if (first < 0)
 		return 2;
-	if (vm.cpus == 1)
+	if (vm.cpus_list.n && vm.cpus_list.v[0] == 1)
 		return error("selftest: --cpus=1: expected 2 to 64 (the remote test needs two)"), 2;
-	if (vm_cpus_for_accel(vm.accel, &vm.cpus))
+	if (vm_opts_resolve("selftest", &vm))
 		return 2;
 	n = runner_variants("selftest", argc - first, argv + first, &variants);
 	if (n < 0)

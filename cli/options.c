@@ -60,13 +60,38 @@ static char *expected(const struct opt *o)
 				 "a number from %g to %g", o->dmin, o->dmax);
 	case OPT_T_CHOICE:
 		return choice_list(o->choices);
+	case OPT_T_LONGS:
+		if (o->max_count == 1)
+			return xasprintf("%ld to %ld", o->min, o->max);
+		return xasprintf("%ld to %ld, or a comma-separated list of up to %d such",
+				 o->min, o->max, o->max_count);
 	default:
 		return xstrdup("a value");
 	}
 }
 
+/* "1,8,32" into @l: -1 for an empty item, one out of bounds, or too many. */
+static int parse_longs(const struct opt *o, const char *arg, struct opt_longs *l)
+{
+	l->n = 0;
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		char *item = strndup(p, len);
+		int bad = l->n == o->max_count || parse_long(item, o->min, o->max, &l->v[l->n]);
+
+		free(item);
+		if (bad)
+			return -1;
+		l->n++;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
 static int set_value(const char *cmd, const struct opt *o, const char *arg)
 {
+	struct opt_longs l;
 	char *end, *want;
 	double d;
 
@@ -99,6 +124,17 @@ static int set_value(const char *cmd, const struct opt *o, const char *arg)
 			}
 		}
 		break;
+	case OPT_T_LONGS:
+		if (parse_longs(o, arg, &l))
+			break;
+		/* Each value is a point of a sweep: twice would run it twice. */
+		for (int i = 0; i < l.n; i++)
+			for (int j = 0; j < i; j++)
+				if (l.v[i] == l.v[j])
+					return error("%s: --%s=%s: %ld is given twice", cmd, o->name,
+						     arg, l.v[i]);
+		*(struct opt_longs *)o->value = l;
+		return 0;
 	case OPT_T_END:
 		break;
 	}
@@ -203,8 +239,10 @@ static char *default_text(const struct opt *o)
 	char *bounds = NULL, *def = default_value(o), *s = NULL;
 
 	/* The unit is the value's name (--mem=MB) here. */
-	if (o->type == OPT_T_LONG)
+	if (o->type == OPT_T_LONG || (o->type == OPT_T_LONGS && o->max_count == 1))
 		bounds = xasprintf("%ld to %ld", o->min, o->max);
+	else if (o->type == OPT_T_LONGS)
+		bounds = xasprintf("a list, each %ld to %ld", o->min, o->max);
 	else if (o->type == OPT_T_DOUBLE || o->type == OPT_T_CHOICE)
 		bounds = expected(o);
 	if (bounds || def)

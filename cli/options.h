@@ -17,6 +17,14 @@ enum opt_type {
 	OPT_T_LONG,	/* long *, within [min, max] */
 	OPT_T_DOUBLE,	/* double *, within [dmin, dmax] or (dmin, dmax) */
 	OPT_T_CHOICE,	/* const char **, one of choices */
+	OPT_T_LONGS,	/* struct opt_longs *: comma-separated, each within [min, max] */
+};
+
+/* Values of an OPT_T_LONGS option, in the order given, none twice. */
+#define OPT_LONGS_MAX 16
+struct opt_longs {
+	int n;
+	long v[OPT_LONGS_MAX];
 };
 
 struct opt {
@@ -29,6 +37,7 @@ struct opt {
 	long min, max;
 	double dmin, dmax;
 	bool open;			/* OPT_T_DOUBLE: the bounds themselves refused */
+	int max_count;			/* OPT_T_LONGS: how many values (at most OPT_LONGS_MAX) */
 	const char *unit;		/* after the bounds in a refusal: "MB" */
 	const char *const *choices;	/* NULL-terminated */
 	const char *reject;		/* OPT_T_STRING: characters refused, */

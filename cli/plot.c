@@ -9,11 +9,13 @@
 #define _GNU_SOURCE
 #include "plot.h"
 #include "schema.h"
+#include "slabmem.h"
 #include "strbuf.h"
 #include "util.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,8 +188,7 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 	struct strbuf b = { 0 }, q = { 0 };
 	int row = 0, tests = run_nr_tests(docs[0]);
 
-	sb_addf(&b, "run object rounding \"slab tail waste\" "
-		"\"idle slots (per-CPU, partial)\" \"cache structures\"\n");
+	sb_addf(&b, "run object rounding \"slab tail waste\" \"idle slots (per-CPU, partial)\"\n");
 	sb_addf(&q, "%s", "");
 	for (int t = 0; t < tests; t++) {
 		struct mem_breakdown base;
@@ -200,10 +201,10 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 
 			if (mem_breakdown(docs[r], t, &m) || m.size != base.size)
 				continue;
-			sb_addf(&b, "\"%s, %g B\" %g %g %g %g %g\n", runs[r].label, m.size, m.size,
-				m.rounding, m.tail, m.idle, m.management);
-			over = m.total + m.management - m.size;
-			base_over = base.total + base.management - base.size;
+			sb_addf(&b, "\"%s, %g B\" %g %g %g %g\n", runs[r].label, m.size, m.size,
+				m.rounding, m.tail, m.idle);
+			over = m.total - m.size;
+			base_over = base.total - base.size;
 			if (r && base_over > 0)
 				sb_addf(&q, "%d %g \"x%.2f vs %s\"\n", row, fmax(over, 0),
 					over / base_over, runs[0].label);
@@ -221,6 +222,139 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 	c->data = b.s;
 	c->ratios = q.s;
 	c->vars = xstrdup("");
+}
+
+/* A census line's title: the variant, and its nodes when there are several. */
+static char *point_title(const struct slabmem_point *p)
+{
+	return p->numa > 1 ? xasprintf("%s, %ld nodes", p->label, p->numa) : xstrdup(p->label);
+}
+
+/* " median min max" of a figure over a point's boots, in MiB; "?" where it is absent. */
+static void add_spread(struct strbuf *b, const struct slabmem_point *p, size_t offset)
+{
+	struct summary s;
+
+	slabmem_summary(p, offset, &s);
+	if (s.n)
+		sb_addf(b, " %.6g %.6g %.6g", s.median / SLABMEM_MIB, s.min / SLABMEM_MIB,
+			s.max / SLABMEM_MIB);
+	else
+		sb_addf(b, " ? ? ?");
+}
+
+/*
+ * Against CPUs, a block per line (variant and nodes), by CPU count:
+ * "cpus" then the spread of the overhead, then of Slab + Percpu.
+ */
+static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, int n)
+{
+	struct strbuf b = { 0 };
+	bool *done = xcalloc(n, sizeof(*done));
+	int blocks = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *title;
+
+		if (done[i])
+			continue;
+		title = point_title(&pts[i]);
+		sb_addf(&b, "\"%s\"\n", title);
+		free(title);
+		/* The line's points by CPU count, fewest first. */
+		for (;;) {
+			int next = -1;
+
+			for (int j = i; j < n; j++)
+				if (!done[j] && !strcmp(pts[j].label, pts[i].label) &&
+				    pts[j].numa == pts[i].numa &&
+				    (next < 0 || pts[j].cpus < pts[next].cpus))
+					next = j;
+			if (next < 0)
+				break;
+			done[next] = true;
+			sb_addf(&b, "%ld", pts[next].cpus);
+			add_spread(&b, &pts[next], offsetof(struct slabmem, overhead));
+			add_spread(&b, &pts[next], offsetof(struct slabmem, slab_percpu));
+			sb_addf(&b, "\n");
+		}
+		sb_addf(&b, "\n\n");
+		blocks++;
+	}
+	free(done);
+	c->data = b.s;
+	c->vars = xasprintf("nblocks=%d", blocks);
+}
+
+/* Each location's colour, the same in every chart whichever are drawn. */
+static const char *const part_colours[SM_NR_PARTS] = {
+	"#4c72b0", "#9ebbe3", "#dd8452", "#f2b880", "#c44e52", "#e8999b", "#8172b3",
+	"#55a868", "#a6d7a8", "#937860", "#da8bc3",
+};
+
+/*
+ * At @at CPUs, a stacked bar per variant (SLOB has no cache records,
+ * so no locations): the median of each location that any bar has, and
+ * above each bar the allocator's own structures, which are in "live".
+ */
+static void memory_where_chart(struct chart *c, const struct slabmem_point *pts, int n, long at)
+{
+	struct strbuf b = { 0 }, q = { 0 }, colours = { 0 };
+	bool shown[SM_NR_PARTS] = { false };
+	int rows = 0, cols = 0;
+
+	for (int i = 0; i < n; i++) {
+		for (int p = 0; p < SM_NR_PARTS && pts[i].cpus == at; p++) {
+			struct summary s;
+
+			slabmem_summary(&pts[i], SLABMEM_PART(p), &s);
+			shown[p] |= s.n && s.median > 0;
+		}
+	}
+	sb_addf(&b, "allocator");
+	sb_addf(&colours, "%s", "");
+	for (int p = 0; p < SM_NR_PARTS; p++) {
+		if (!shown[p])
+			continue;
+		sb_addf(&b, " \"%s\"", slabmem_part_names[p]);
+		sb_addf(&colours, "%s%s", cols++ ? " " : "", part_colours[p]);
+	}
+	sb_addf(&b, "\n");
+	sb_addf(&q, "%s", "");
+	for (int i = 0; i < n && cols; i++) {
+		struct summary s;
+		double top = 0;
+		char *title;
+
+		slabmem_summary(&pts[i], offsetof(struct slabmem, structs), &s);
+		if (pts[i].cpus != at || !s.n)
+			continue;
+		title = point_title(&pts[i]);
+		sb_addf(&b, "\"%s\"", title);
+		free(title);
+		for (int p = 0; p < SM_NR_PARTS; p++) {
+			struct summary part;
+
+			if (!shown[p])
+				continue;
+			slabmem_summary(&pts[i], SLABMEM_PART(p), &part);
+			sb_addf(&b, " %.6g", part.median / SLABMEM_MIB);
+			top += part.median / SLABMEM_MIB;
+		}
+		sb_addf(&b, "\n");
+		sb_addf(&q, "%d %.6g \"kmem_cache + kmem_cache_node: %.1f KiB\"\n", rows++, top,
+			s.median / 1024);
+	}
+	if (!rows) {
+		free(b.s);
+		free(q.s);
+		free(colours.s);
+		return;
+	}
+	c->data = b.s;
+	c->ratios = q.s;
+	c->vars = xasprintf("ncols=%d; colours=\"%s\"", cols, colours.s);
+	free(colours.s);
 }
 
 static int write_in(const char *dir, const char *name, const char *ext, const char *text,
@@ -278,7 +412,7 @@ out:
 	return ret;
 }
 
-int plot_results(const cJSON *const *docs, int n, const char *dir)
+int plot_results(const cJSON *const *docs, int n, const char *dir, const struct plot_opts *o)
 {
 	static const struct bar_row hit_rows[] = {
 		{ "alloc", "alloc_hit_rate" }, { "free", "free_hit_rate" },
@@ -289,7 +423,13 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 	static const char *const hit_params[] = { "size", "pattern", NULL };
 	static const char *const remote_params[] = { "size", "batch", NULL };
 	struct run_id *runs = run_ids(NULL, docs, n);
-	struct chart charts[5] = {
+	const char *phase = slabmem_phase(docs, n, o->phase);
+	struct slabmem_point *pts;
+	int nr_pts = slabmem_points(docs, n, phase, &pts);
+	long at = o->at;
+	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
+	char *missing_at, *title_cpus, *title_where;
+	struct chart charts[7] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
 		{ .name = "overhead", .script = "overhead.gp",
@@ -300,13 +440,16 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 		  .missing = "no parallel test in the results (workloads scaling, default)" },
 		{ .name = "remote", .script = "clusters.gp",
 		  .missing = "no remote test in the results (workloads remote, default)" },
+		{ .name = "memory-cpus", .script = "memory-cpus.gp", .missing = missing_census },
+		{ .name = "memory-where", .script = "memory-where.gp" },
 	};
-	static const char *const titles[] = {
+	const char *titles[] = {
 		"kmalloc+kfree cost against object size (mean, error bars: 1 stddev)",
 		"Memory per live object in a private cache",
 		"Per-CPU cache hit rates (SLOB has no per-CPU cache)",
 		"Throughput against CPUs: all threads alloc+free on one cache",
 		"Remote frees: allocated on one CPU, freed on another",
+		NULL, NULL,
 	};
 	static const char *const axes[] = {
 		"xlabel=\"object size (bytes)\"; ylabel=\"ns per kmalloc+kfree\"; logx=1",
@@ -314,11 +457,25 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 		"ylabel=\"hit rate (%)\"",
 		"xlabel=\"CPUs (threads)\"; ylabel=\"alloc+free pairs per second, all threads\"; logx=0",
 		"ylabel=\"ns per operation on its CPU\"",
+		"",
+		"",
 	};
 	int drawn = 0, failed = 0;
 
-	if (mkdir_p(dir))
-		return -1;
+	/* By default the largest CPU count: where per-CPU caches weigh most. */
+	for (int i = 0; i < nr_pts && !o->at; i++)
+		at = pts[i].cpus > at ? pts[i].cpus : at;
+	missing_at = nr_pts ? xasprintf("no census with cache records at %ld CPUs (SLOB has none)",
+					at) : xstrdup(missing_census);
+	charts[6].missing = missing_at;
+	titles[5] = title_cpus = xasprintf("Slab memory against CPUs, census at '%s' "
+					   "(median of boots, bars min to max)", phase);
+	titles[6] = title_where = xasprintf("Slab memory by location at %ld CPUs, census at "
+					    "'%s' (MiB, median of boots)", at, phase);
+	if (mkdir_p(dir)) {
+		failed = 1;
+		goto out;
+	}
 	lines_chart(&charts[0], docs, runs, n, "sizes", "ns_per_op", "size", NULL);
 	overhead_chart(&charts[1], docs, runs, n);
 	clusters_chart(&charts[2], docs, runs, n, "hitrate", hit_rows, ARRAY_SIZE(hit_rows),
@@ -326,6 +483,9 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 	lines_chart(&charts[3], docs, runs, n, "parallel", "ops_per_sec", "cpus", "burst");
 	clusters_chart(&charts[4], docs, runs, n, "remote", remote_rows,
 		       ARRAY_SIZE(remote_rows), remote_params);
+	if (nr_pts)
+		memory_cpus_chart(&charts[5], pts, nr_pts);
+	memory_where_chart(&charts[6], pts, nr_pts, at);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
 
@@ -341,8 +501,14 @@ int plot_results(const cJSON *const *docs, int n, const char *dir)
 		free(c->ratios);
 		free(c->vars);
 	}
-	run_ids_free(runs, n);
 	if (!drawn && !failed)
-		return error("plot: nothing to draw in the results given");
+		failed = error("plot: nothing to draw in the results given");
+out:
+	free(title_where);
+	free(title_cpus);
+	free(missing_at);
+	free(missing_census);
+	slabmem_points_free(pts, nr_pts);
+	run_ids_free(runs, n);
 	return failed ? -1 : 0;
 }

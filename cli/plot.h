@@ -5,11 +5,17 @@
 
 #include <cjson/cJSON.h>
 
+/* What the census charts show (see slabmem.h). */
+struct plot_opts {
+	const char *phase;	/* the snapshot; NULL: slabmem_phase()'s choice */
+	long at;		/* CPUs of the breakdown by location; 0: the most */
+};
+
 /*
  * Draws every chart the results have data for into @dir, as PNG and SVG,
  * @docs[0] being the base of ratios; a chart without data is skipped with
  * a message. -1 when a chart failed or none could be drawn.
  */
-int plot_results(const cJSON *const *docs, int n, const char *dir);
+int plot_results(const cJSON *const *docs, int n, const char *dir, const struct plot_opts *o);
 
 #endif

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "report.h"
 #include "json.h"
+#include "slabmem.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -124,34 +125,245 @@ static void subject(struct strbuf *b, const struct comparison *c)
 	free(head);
 }
 
-/* Total slab memory of the overhead tests, live objects and all. */
-static bool memory_totals(const cJSON *const *docs, double *base, double *other, char **what)
+/*
+ * The memory answer from the census: an allocator's slab memory against
+ * another's, as the ratio of their means over boots. An interval needs
+ * this many boots a side; fewer give the ratio alone, and say why.
+ */
+#define MIN_BOOTS_CI 5
+/* The claim put to the test: SLUB holds about 30% more than SLAB. */
+#define CLAIMED_RATIO 1.3
+
+struct ratio {
+	struct summary a, b;	/* over the boots of each side */
+	double r, lo, hi;	/* mean(b) / mean(a), its 95% interval */
+	bool has_ci;
+};
+
+/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
+static bool census_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+			 size_t offset, struct ratio *x)
 {
-	struct strbuf w = { 0 };
-	int n = run_nr_tests(docs[0]);
+	double lo, hi;
 
-	*base = *other = 0;
-	sb_addf(&w, "%s", "");
-	for (int t = 0; t < n; t++) {
-		struct mem_breakdown a, o;
-
-		if (mem_breakdown(docs[0], t, &a) || mem_breakdown(docs[1], t, &o))
-			continue;
-		*base += (a.total + a.management) * a.count;
-		*other += (o.total + o.management) * o.count;
-		sb_addf(&w, "%s%.0f x %.0f B", w.len ? ", " : "", a.count, a.size);
+	slabmem_summary(a, offset, &x->a);
+	slabmem_summary(b, offset, &x->b);
+	if (!x->a.n || !x->b.n || x->a.mean <= 0)
+		return false;
+	x->r = x->b.mean / x->a.mean;
+	/* The interval of the percent change, by the delta method, as compare's. */
+	x->has_ci = x->a.n >= MIN_BOOTS_CI && x->b.n >= MIN_BOOTS_CI &&
+		    !percent_change_ci(&x->a, &x->b, 0.05, &lo, &hi);
+	if (x->has_ci) {
+		x->lo = 1 + lo / 100;
+		x->hi = 1 + hi / 100;
 	}
-	*what = w.s;
-	return *base > 0 && *other > 0;
+	return true;
 }
 
-static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+/* The census of the report's runs: every point, and which are each side's. */
+struct census_view {
+	const char *phase;
+	struct slabmem_point *pts;
+	int nr;
+	const char *base, *other;	/* the two runs' points' labels */
+};
+
+static const char *point_label(const struct run_id *id)
+{
+	return strcmp(id->variant, "?") ? id->variant : id->allocator;
+}
+
+/* The point of @label at @cpus CPUs and @numa nodes; NULL if none. */
+static const struct slabmem_point *find_point(const struct census_view *v, const char *label,
+					      long cpus, long numa)
+{
+	for (int i = 0; i < v->nr; i++)
+		if (!strcmp(v->pts[i].label, label) && v->pts[i].cpus == cpus &&
+		    v->pts[i].numa == numa)
+			return &v->pts[i];
+	return NULL;
+}
+
+/* Whether the runs are SLAB against SLUB: the pair the 30% is claimed of. */
+static bool claim_applies(const struct slabmem_point *a, const struct slabmem_point *b)
+{
+	return !strcmp(a->allocator, "SLAB") && !strcmp(b->allocator, "SLUB");
+}
+
+/* "8 CPUs", "8 CPUs on 2 nodes" */
+static char *shape(const struct slabmem_point *p)
+{
+	return p->numa > 1 ? xasprintf("%ld CPUs on %ld nodes", p->cpus, p->numa) :
+			     xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
+}
+
+/* "x1.12 (95% CI x1.08 to x1.16)" */
+static char *ratio_text(const struct ratio *x)
+{
+	if (x->has_ci && !x->a.stddev && !x->b.stddev)
+		return xasprintf("x%.2f (the same in every boot)", x->r);
+	if (x->has_ci)
+		return xasprintf("x%.2f (95%% CI x%.2f to x%.2f)", x->r, x->lo, x->hi);
+	return xasprintf("x%.2f", x->r);
+}
+
+/* The 30% verdict at one point pair, for SLAB against SLUB only; "" otherwise. */
+static char *claim_text(const struct slabmem_point *a, const struct slabmem_point *b,
+			const struct ratio *slab)
+{
+	char *where, *s;
+
+	if (!claim_applies(a, b))
+		return xstrdup("");
+	where = shape(a);
+	s = xasprintf(" The 30%% %s at %s: %s held %.2f MiB of slab memory against %.2f MiB "
+		      "for %s (x%.2f).", slab->r < CLAIMED_RATIO ? "does not appear" : "appears",
+		      where, b->label, slab->b.mean / SLABMEM_MIB, slab->a.mean / SLABMEM_MIB,
+		      a->label, slab->r);
+	free(where);
+	return s;
+}
+
+/* The summary's memory sentence, of the two runs compared. */
+static void census_sentence(struct strbuf *s, const struct comparison *c,
+			    const struct census_view *v)
+{
+	const struct run_id *ra = &c->runs[0], *rb = &c->runs[1];
+	long numa_a = isnan(ra->numa_nodes) ? 1 : (long)ra->numa_nodes;
+	long numa_b = isnan(rb->numa_nodes) ? 1 : (long)rb->numa_nodes;
+	const struct slabmem_point *a = find_point(v, v->base, (long)ra->cpus, numa_a);
+	const struct slabmem_point *b = find_point(v, v->other, (long)rb->cpus, numa_b);
+	struct ratio slab, over;
+	bool has_over;
+	char *where, *rs, *claim;
+
+	if (!a || !b || !census_ratio(a, b, offsetof(struct slabmem, slab), &slab))
+		return;
+	has_over = census_ratio(a, b, offsetof(struct slabmem, overhead), &over);
+	where = shape(a);
+	sb_addf(s, " From the slab census at '%s' with %s (%d and %d caches; ", v->phase, where,
+		a->boots[0].caches, b->boots[0].caches);
+	if (a->nr_boots == b->nr_boots)
+		sb_addf(s, "means of %d boots each", a->nr_boots);
+	else
+		sb_addf(s, "means of %d and %d boots", a->nr_boots, b->nr_boots);
+	rs = ratio_text(&slab);
+	sb_addf(s, "), %s held %s the slab memory of %s", b->label, rs, a->label);
+	free(rs);
+	if (has_over) {
+		rs = ratio_text(&over);
+		sb_addf(s, " and %s its bytes beyond live objects", rs);
+		free(rs);
+	}
+	if (!slab.has_ci)
+		sb_addf(s, "; no confidence interval, which needs %d boots a side", MIN_BOOTS_CI);
+	sb_addf(s, ".");
+	claim = claim_text(a, b, &slab);
+	sb_addf(s, "%s", claim);
+	free(claim);
+	free(where);
+}
+
+/* The figures the table compares, each a member of struct slabmem. */
+static const struct {
+	const char *name;
+	size_t offset;
+} census_rows[] = {
+	{ "Slab", offsetof(struct slabmem, slab) },
+	{ "beyond live", offsetof(struct slabmem, overhead) },
+	{ "Slab+Percpu", offsetof(struct slabmem, slab_percpu) },
+};
+
+/*
+ * The census table: a block per CPU count that both sides have, fewest
+ * CPUs first, then the 30% verdict at each.
+ */
+static void census_table(struct strbuf *b, const struct comparison *c,
+			 const struct census_view *v)
+{
+	struct strbuf claims = { 0 };
+	bool *done = xcalloc(v->nr, sizeof(*done)), missing_ci = false, numa = false;
+	int blocks = 0;
+
+	sb_addf(&claims, "%s", "");
+	for (;;) {
+		const struct slabmem_point *a = NULL, *o;
+		char cpus[24], caches[24], boots[24], *claim;
+		struct ratio slab;
+		int next = -1;
+
+		for (int i = 0; i < v->nr; i++)
+			if (!done[i] && !strcmp(v->pts[i].label, v->base) &&
+			    (next < 0 || v->pts[i].cpus < v->pts[next].cpus))
+				next = i;
+		if (next < 0)
+			break;
+		done[next] = true;
+		a = &v->pts[next];
+		o = find_point(v, v->other, a->cpus, a->numa);
+		if (!o || !census_ratio(a, o, offsetof(struct slabmem, slab), &slab))
+			continue;
+		if (!blocks++) {
+			char *head = xasprintf("Slab memory from the census at '%s' (MiB, means over "
+					       "boots; ratio %s/%s, 95%% confidence interval where "
+					       "each side has %d boots or more)", v->phase,
+					       c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+
+			sb_addf(b, "\n");
+			wrap(b, 2, head);
+			free(head);
+			sb_addf(b, "\n  %5s %7s %5s  %-12s%8.8s %8.8s %6s %s\n", "CPUs", "caches",
+				"boots", "figure", c->runs[0].label, c->runs[1].label, "ratio",
+				"95% CI");
+		}
+		/* "8/2": 8 CPUs on 2 nodes. */
+		if (a->numa > 1)
+			snprintf(cpus, sizeof(cpus), "%ld/%ld", a->cpus, a->numa);
+		else
+			snprintf(cpus, sizeof(cpus), "%ld", a->cpus);
+		numa |= a->numa > 1;
+		snprintf(caches, sizeof(caches), "%d/%d", a->boots[0].caches, o->boots[0].caches);
+		snprintf(boots, sizeof(boots), "%d/%d", a->nr_boots, o->nr_boots);
+		for (size_t f = 0; f < ARRAY_SIZE(census_rows); f++) {
+			struct ratio x;
+			char ci[32] = "-";
+
+			if (!census_ratio(a, o, census_rows[f].offset, &x))
+				continue;
+			if (x.has_ci)
+				snprintf(ci, sizeof(ci), "%.2f-%.2f", x.lo, x.hi);
+			missing_ci |= !x.has_ci;
+			if (f == 0)
+				sb_addf(b, "  %5s %7s %5s  ", cpus, caches, boots);
+			else
+				sb_addf(b, "  %5s %7s %5s  ", "", "", "");
+			sb_addf(b, "%-12s%8.2f %8.2f  x%.2f %s\n", census_rows[f].name,
+				x.a.mean / SLABMEM_MIB, x.b.mean / SLABMEM_MIB, x.r, ci);
+		}
+		claim = claim_text(a, o, &slab);
+		if (*claim)
+			wrap(&claims, 2, claim + 1);
+		free(claim);
+	}
+	if (numa || missing_ci)
+		sb_addf(b, "\n");
+	if (numa)
+		wrap(b, 2, "CPUs 8/2: 8 CPUs on 2 NUMA nodes.");
+	if (missing_ci)
+		wrap(b, 2, "95% CI -: none, a side has fewer boots than that.");
+	if (claims.len)
+		sb_addf(b, "\n%s", claims.s);
+	free(claims.s);
+	free(done);
+}
+
+static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
+		    const struct census_view *v)
 {
 	int changed = 0, worse = 0, tests = run_nr_tests(docs[0]);
 	const struct cmp_row *row = largest_change(c);
 	struct strbuf s = { 0 };
-	double mb, mo;
-	char *what;
 
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_cell *x = &c->rows[i].cells[0];
@@ -173,11 +385,7 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 			row->higher_better ? "higher" : "lower");
 		free(title);
 	}
-	if (memory_totals(docs, &mb, &mo, &what))
-		sb_addf(&s, " For the same live objects (%s) %s held %.1f%% %s slab memory than %s.",
-			what, c->runs[1].label, fabs(100 * (mo - mb) / mb),
-			mo >= mb ? "more" : "less", c->runs[0].label);
-	free(what);
+	census_sentence(&s, c, v);
 	wrap(b, 0, s.s);
 	free(s.s);
 }
@@ -199,9 +407,14 @@ static void setup(struct strbuf *b, const struct comparison *c)
 	sb_addf(b, "\nSetup\n");
 	for (int r = 0; r < 2; r++) {
 		const struct run_id *run = &c->runs[r];
+		char nodes[32] = "";
 
-		v = xasprintf("%.0f vCPUs, %.0f MB, accelerator %s%s%s", run->cpus, run->mem_mb,
-			      run->accel, *run->cmdline ? ", kernel parameters " : "", run->cmdline);
+		if (run->numa_nodes > 1)
+			snprintf(nodes, sizeof(nodes), " on %.0f NUMA nodes", run->numa_nodes);
+		v = xasprintf("%.0f vCPUs%s, %.0f MB, accelerator %s%s%s%s", run->cpus, nodes,
+			      run->mem_mb, run->accel,
+			      !strcmp(run->tcg_thread, "single") ? " on one host thread" : "",
+			      *run->cmdline ? ", kernel parameters " : "", run->cmdline);
 		field(b, r ? "new guest" : "base guest", v);
 		free(v);
 	}
@@ -314,7 +527,8 @@ static void results(struct strbuf *b, const struct comparison *c)
 	}
 }
 
-static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
+		   const struct census_view *v)
 {
 	int n = run_nr_tests(docs[0]), shown = 0;
 
@@ -327,6 +541,7 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label, slab,
 			boot_meminfo(docs[r], 0, "before", "SUnreclaim"), percpu, slab + percpu);
 	}
+	census_table(b, c, v);
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];
 
@@ -345,7 +560,6 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 				{ "rounding", offsetof(struct mem_breakdown, rounding) },
 				{ "slab tail waste", offsetof(struct mem_breakdown, tail) },
 				{ "idle slots", offsetof(struct mem_breakdown, idle) },
-				{ "cache structures", offsetof(struct mem_breakdown, management) },
 			};
 			double total[2];
 
@@ -356,7 +570,7 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 				sb_addf(b, "    %-22s %10.1f %10.1f\n", parts[p].name, va, vb);
 			}
 			for (int r = 0; r < 2; r++)
-				total[r] = m[r].total + m[r].management;
+				total[r] = m[r].total;
 			sb_addf(b, "    %-22s %10.1f %10.1f %+7.1f%%\n", "total", total[0], total[1],
 				100 * (total[1] - total[0]) / total[0]);
 		}
@@ -367,8 +581,8 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 		sb_addf(b, "    %-22s %10.0f %10.0f\n", "pages after shrink",
 			m[0].held_shrink_pages, m[1].held_shrink_pages);
 	}
-	if (!shown)
-		sb_addf(b, "\n  (no overhead test in this workload: run --workload=overhead)\n");
+	if (!shown && !v->nr)
+		sb_addf(b, "\n  (neither a census nor an overhead test in these results)\n");
 }
 
 /* The allocator's own functions, in SLAB's, SLUB's and SLOB's names. */
@@ -454,6 +668,8 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", run->variant, w);
 		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus,
 			run->mem_mb);
+		if (run->numa_nodes > 1)
+			sb_addf(b, " --numa=%.0f", run->numa_nodes);
 		if (boots > 1)
 			sb_addf(b, " --boots=%d", boots);
 		for (int t = 0; t < run_nr_tests(docs[r]); t++) {
@@ -470,18 +686,25 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 	sb_addf(b, "  slabbench report base.json new.json\n");
 }
 
-char *report_text(const struct comparison *c, const cJSON *const *docs)
+char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
+		  const char *phase)
 {
+	struct census_view v = {
+		.phase = slabmem_phase(docs, n, phase),
+		.base = point_label(&c->runs[0]), .other = point_label(&c->runs[1]),
+	};
 	struct strbuf b = { 0 };
 
+	v.nr = slabmem_points(docs, n, v.phase, &v.pts);
 	subject(&b, c);
 	sb_addf(&b, "\n");
-	summary(&b, c, docs);
+	summary(&b, c, docs, &v);
 	setup(&b, c);
 	kernels(&b, c, docs);
 	results(&b, c);
-	memory(&b, c, docs);
+	memory(&b, c, docs, &v);
 	profiles(&b, c, docs);
 	reproduce(&b, c, docs);
+	slabmem_points_free(v.pts, v.nr);
 	return b.s;
 }

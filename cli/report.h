@@ -13,9 +13,13 @@
 #define REPORT_WIDTH 72
 
 /*
- * The report of @c (exactly two runs, built from @docs by compare_build),
- * every line at most REPORT_WIDTH columns.
+ * The report of @c (exactly two runs, built from docs[0] and docs[1] by
+ * compare_build), every line at most REPORT_WIDTH columns. docs[2..n-1]
+ * are more runs of the same two variants, at other CPU counts: the memory
+ * answer from the census (at snapshot @phase; NULL: slabmem_phase()'s
+ * choice) covers every count that both variants have.
  */
-char *report_text(const struct comparison *c, const cJSON *const *docs);
+char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
+		  const char *phase);
 
 #endif

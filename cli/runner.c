@@ -184,6 +184,7 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 	vm = cJSON_AddObjectToObject(doc, "vm");
 	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
 	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
+	cJSON_AddNumberToObject(vm, "numa_nodes", o->numa);
 	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
 	cJSON_AddStringToObject(vm, "cmdline", cmdline);
 
@@ -222,14 +223,18 @@ static char *sibling(const char *path, const char *suffix)
 	return xasprintf("%.*s%s", (int)n, path, suffix);
 }
 
-static char *default_output(const char *dir, const char *variant,
-			    const struct workload *w)
+/* DIR/VARIANT-WORKLOAD-cpusN[-numaM]-TIME.json: each point of a sweep apart. */
+static char *default_output(const char *dir, const char *variant, const struct workload *w,
+			    const struct vm_opts *vm)
 {
-	char stamp[32];
+	char stamp[32], numa[32] = "";
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	return xasprintf("%s/%s-%s-%s.json", dir, variant, w->name, stamp);
+	if (vm->numa > 1)
+		snprintf(numa, sizeof(numa), "-numa%ld", vm->numa);
+	return xasprintf("%s/%s-%s-cpus%ld%s-%s.json", dir, variant, w->name, vm->cpus, numa,
+			 stamp);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -271,7 +276,8 @@ int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool pe
 		return -1;
 	rg->stage.vm.accel = rg->vm->accel;
 	rg->stage.vm.cpus = rg->vm->cpus;
-	rg->stage.vm.mem_mb = rg->vm->mem;
+	rg->stage.vm.numa_nodes = rg->vm->numa;
+	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
 	rg->stage.vm.cmdline = rg->cmdline;
 	rg->stage.vm.timeout_s = rg->vm->timeout;
 	return 0;
@@ -303,14 +309,15 @@ int runner_verdict(const char *what, const struct vm_outcome *o, const char *why
 	return -1;
 }
 
-/* What every boot of one allocator shares. */
+/* What every boot of one allocator at one CPU count shares. */
 struct variant_run {
-	const struct runner_guest *rg;
+	struct runner_guest rg;
 	const struct workload *w;
-	const char *out;
-	const char *build_config;	/* the .config the kernel was built with */
-	const char *alloc_config;	/* its allocator lines */
-	cJSON *doc;
+	char *out;
+	char *build_config;	/* the .config the kernel was built with */
+	char *alloc_config;	/* its allocator lines */
+	cJSON *doc;		/* NULL: the guest could not be built or staged */
+	bool failed;
 };
 
 /* One boot; returns 0 when the guest ran the whole plan cleanly. */
@@ -331,13 +338,18 @@ static int run_boot(const struct variant_run *v, int index)
 	}
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
 	cJSON_AddNumberToObject(boot, "index", index);
-	if (vm_boot(&v->rg->stage.vm, &r)) {
+	if (vm_boot(&v->rg.stage.vm, &r)) {
 		free(console);
 		return -1;
 	}
 	if (!cJSON_GetObjectItemCaseSensitive(vm, "accel")) {
 		cJSON_AddStringToObject(vm, "accel", r.accel);
 		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r.accel, "kvm") != 0);
+		/* Single-threaded TCG runs the vCPUs in turn: no time is a parallel one. */
+		if (r.tcg_thread)
+			cJSON_AddStringToObject(vm, "tcg_thread", r.tcg_thread);
+		else
+			cJSON_AddNullToObject(vm, "tcg_thread");
 		cJSON_AddStringToObject(vm, "qemu", r.qemu_version);
 	}
 	cJSON_AddStringToObject(boot, "accel", r.accel);
@@ -353,7 +365,7 @@ static int run_boot(const struct variant_run *v, int index)
 
 	results_add_frames(doc, boot, v->w, r.channel, r.channel_len, v->build_config,
 			   v->alloc_config, &why);
-	what = xasprintf("%s guest, boot %d", v->rg->g.variant, index);
+	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus, index);
 	ret = runner_verdict(what, &r, why);
 	if (ret)
 		cJSON_AddStringToObject(boot, "error", why ? why : vm_status_name(r.status));
@@ -364,57 +376,59 @@ static int run_boot(const struct variant_run *v, int index)
 	return ret;
 }
 
-static int run_variant(const struct runner_opts *o, const char *variant,
-		       const struct workload *w, const bool *profiled, const char *out)
+/* Builds (if needed) and stages @variant for @vm; v->doc stays NULL on failure. */
+static void variant_open(struct variant_run *v, const char *variant, const struct vm_opts *vm,
+			 const struct workload *w, const bool *profiled)
 {
-	char *build_config = NULL, *config_path, *alloc_text, *partial;
-	struct runner_guest rg;
 	struct plan *plan;
-	cJSON *doc;
-	int ret, boot;
+	char *config_path;
+	int ret;
 
-	if (runner_guest_open(&rg, variant, &o->vm))
-		return -1;
-	plan = runner_plan(w, profiled, strcmp(rg.g.tree, "debian") != 0);
-	ret = runner_guest_stage(&rg, plan, needs_perf(profiled, w));
+	v->w = w;
+	if (runner_guest_open(&v->rg, variant, vm))
+		return;
+	plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0);
+	ret = runner_guest_stage(&v->rg, plan, needs_perf(profiled, w));
 	plan_free(plan);
-	if (ret) {
-		runner_guest_close(&rg);
-		return -1;
-	}
-	if (!o->vm.timeout)
-		rg.stage.vm.timeout_s = w->timeout_s;
-	rg.stage.vm.expected_results = w->nr_tests;
-	config_path = xasprintf("%s/.config", rg.g.dir);
-	build_config = read_file(config_path, NULL);
-	alloc_text = read_file(rg.g.alloc_config, NULL);
-	doc = new_document(&o->vm, &rg.g, w, rg.cmdline);
-	{
-		struct variant_run v = {
-			.rg = &rg, .w = w, .out = out, .build_config = build_config,
-			.alloc_config = alloc_text ? alloc_text : "", .doc = doc,
-		};
-
-		for (boot = 0; boot < o->boots && !ret; boot++)
-			ret = run_boot(&v, boot);
-	}
-	results_summarize(doc);
-	if (!ret) {
-		cJSON_ReplaceItemInObject(doc, "status", cJSON_CreateString("complete"));
-		ret = results_save(out, doc);
-		if (!ret && !o->quiet)
-			printf("%s\n", out);
-	} else {
-		partial = sibling(out, ".partial.json");
-		if (!results_save(partial, doc))
-			error("partial results of the %s guest kept in %s", variant, partial);
-		free(partial);
-	}
-	cJSON_Delete(doc);
-	free(alloc_text);
-	free(build_config);
+	if (ret)
+		return;
+	v->rg.stage.vm.timeout_s = vm_timeout_s(vm, w->timeout_s, vm->cpus);
+	v->rg.stage.vm.expected_results = w->nr_tests;
+	config_path = xasprintf("%s/.config", v->rg.g.dir);
+	v->build_config = read_file(config_path, NULL);
 	free(config_path);
-	runner_guest_close(&rg);
+	v->alloc_config = read_file(v->rg.g.alloc_config, NULL);
+	if (!v->alloc_config)
+		v->alloc_config = xstrdup("");
+	v->doc = new_document(vm, &v->rg.g, w, v->rg.cmdline);
+}
+
+/* Saves what @v has (NAME.partial.json when a boot failed); 0 when it is complete. */
+static int variant_close(struct variant_run *v, bool quiet)
+{
+	int ret = v->doc && !v->failed ? 0 : -1;
+
+	if (v->doc) {
+		results_summarize(v->doc);
+		if (!ret) {
+			cJSON_ReplaceItemInObject(v->doc, "status", cJSON_CreateString("complete"));
+			ret = results_save(v->out, v->doc);
+			if (!ret && !quiet)
+				printf("%s\n", v->out);
+		} else {
+			char *partial = sibling(v->out, ".partial.json");
+
+			if (!results_save(partial, v->doc))
+				error("partial results of the %s guest kept in %s", v->rg.g.variant,
+				      partial);
+			free(partial);
+		}
+		cJSON_Delete(v->doc);
+	}
+	free(v->alloc_config);
+	free(v->build_config);
+	free(v->out);
+	runner_guest_close(&v->rg);
 	return ret;
 }
 
@@ -434,15 +448,45 @@ static int workload_valid_for(const struct workload *w, const char *variant)
 	return ret;
 }
 
+/*
+ * Every allocator at @cpus vCPUs, their boots interleaved (A B A B): what
+ * drifts on the host over the run falls on all of them alike. Returns 0
+ * when every one ran its whole workload.
+ */
+static int run_point(const struct runner_opts *o, long cpus, char **variants, int nr,
+		     const struct workload *w, const bool *profiled, bool one_file)
+{
+	struct variant_run *runs = xcalloc(nr, sizeof(*runs));
+	struct vm_opts vm = o->vm;
+	int failed = 0;
+
+	vm.cpus = cpus;
+	vm.mem = vm_mem_mb(&o->vm, cpus);
+	for (int i = 0; i < nr; i++) {
+		runs[i].out = one_file ? xstrdup(o->output) :
+			      default_output(o->output ? o->output : "results", variants[i], w,
+					     &vm);
+		variant_open(&runs[i], variants[i], &vm, w, profiled);
+	}
+	for (int b = 0; b < o->boots; b++)
+		for (int i = 0; i < nr; i++)
+			if (runs[i].doc && !runs[i].failed)
+				runs[i].failed = run_boot(&runs[i], b) != 0;
+	for (int i = 0; i < nr; i++)
+		failed |= variant_close(&runs[i], o->quiet) != 0;
+	free(runs);
+	return failed;
+}
+
 int runner_run(const struct runner_opts *opts)
 {
 	struct runner_opts o = *opts;
-	char *path, *save = NULL, *v, *list;
+	char *path, *save = NULL, *v, *list, **variants = NULL;
 	bool *profiled = NULL;
-	int failed = 0, nr_allocs = 0;
+	int failed = 0, nr = 0;
 	struct workload w;
 
-	if (vm_cpus_for_accel(o.vm.accel, &o.vm.cpus))
+	if (vm_opts_resolve("run", &o.vm))
 		return 2;
 	path = workload_resolve(o.workload);
 	failed = workload_load(path, o.repeat, &w) ? 2 : 0;
@@ -456,29 +500,22 @@ int runner_run(const struct runner_opts *opts)
 	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
 		if (variants_check("run: --alloc", &v, 1) || workload_valid_for(&w, v))
 			failed = 2;
-		nr_allocs++;
+		variants = xrealloc(variants, (nr + 1) * sizeof(*variants));
+		variants[nr++] = v;
 	}
-	if (!failed && !nr_allocs) {
+	if (!failed && !nr) {
 		error("run: --alloc: no allocator given");
 		failed = 2;
 	}
-	if (!failed && nr_allocs > 1 && o.output && mkdir_p(o.output))
+	/* -o names a file for one allocator at one CPU count, else a directory. */
+	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1) && o.output && mkdir_p(o.output))
 		failed = 1;
 	if (!failed && !o.output && mkdir_p("results"))
 		failed = 1;
-	strcpy(list, o.allocs);
-	save = NULL;
-	for (v = strtok_r(list, ",", &save); v && !failed; v = strtok_r(NULL, ",", &save)) {
-		char *out;
-
-		if (o.output && nr_allocs == 1)
-			out = xstrdup(o.output);
-		else
-			out = default_output(o.output ? o.output : "results", v, &w);
-		if (run_variant(&o, v, &w, profiled, out))
-			failed = 1;
-		free(out);
-	}
+	for (int i = 0; i < o.vm.cpus_list.n && !failed; i++)
+		failed = run_point(&o, o.vm.cpus_list.v[i], variants, nr, &w, profiled,
+				   o.output && nr == 1 && o.vm.cpus_list.n == 1);
+	free(variants);
 	free(list);
 	workload_free(&w);
 	free(profiled);

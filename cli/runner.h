@@ -14,24 +14,40 @@
 
 struct plan;
 struct workload;
+#define RUNNER_STR_(x) #x
+#define RUNNER_STR(x) RUNNER_STR_(x)
 
 /*
  * The guest-machine options every booting command takes, with one set of
- * bounds; each command sets its own defaults in @v before parsing.
+ * bounds; each command sets its own defaults in @v before parsing (numa
+ * 1; mem and timeout 0 for the rules in vm.h). @sweep is how many CPU
+ * counts --cpus takes: run sweeps them, the others boot one.
  */
-#define OPT_VM(v)								\
+#define OPT_VM(v, sweep)							\
 	OPT_CHOICE("accel", &(v)->accel, "ACCEL", vm_accels,			\
 		   "auto tries KVM and falls back to TCG"),			\
-	{ .type = OPT_T_LONG, .name = "cpus", .value = &(v)->cpus, .argh = "N",	\
-	  .min = 1, .max = 64, .help = "guest CPUs",				\
+	{ .type = OPT_T_LONGS, .name = "cpus", .value = &(v)->cpus_list,	\
+	  .argh = (sweep) > 1 ? "LIST" : "N", .min = 1, .max = VM_CPUS_MAX,	\
+	  .max_count = (sweep),							\
+	  .help = (sweep) > 1 ? "guest CPUs; a list (1,8,32) runs each\n"	\
+				"allocator at each count" : "guest CPUs",	\
 	  .deftext = "2; 1 with icount" },					\
-	OPT_INTEGER("mem", &(v)->mem, "MB", 128, 65536, "MB", "guest memory"),	\
-	OPT_STRING_NO("cmdline", &(v)->cmdline, "ARGS", "\n\"",			\
+	OPT_INTEGER("numa", &(v)->numa, "N", 1, VM_NUMA_MAX, NULL,		\
+		    "guest NUMA nodes, each with an even share\n"		\
+		    "of the CPUs and the memory"),				\
+	{ .type = OPT_T_LONG, .name = "mem", .value = &(v)->mem, .argh = "MB",	\
+	  .min = 128, .max = 65536, .unit = "MB", .help = "guest memory",	\
+	  .deftext = RUNNER_STR(VM_MB_DEFAULT) ", or "				\
+		     RUNNER_STR(VM_MB_PER_CPU) " per vCPU if more" },		\
+	OPT_STRING_NO("cmdline", &(v)->cmdline, "ARGS", "\n\"",		\
 		      "no newlines or quotes",					\
 		      "extra kernel parameters, e.g. slub_debug=FZPU"),		\
 	{ .type = OPT_T_LONG, .name = "timeout", .value = &(v)->timeout,	\
 	  .argh = "S", .min = 1, .max = 86400, .unit = "s",			\
-	  .help = "hard limit per boot", .deftext = "the workload's, or 600" }
+	  .help = "hard limit per boot; the default times N/"			\
+		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
+		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
+	  .deftext = "the workload's, or 600" }
 
 struct runner_opts {
 	struct vm_opts vm;

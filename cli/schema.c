@@ -24,6 +24,7 @@ static const struct {
 	{ offsetof(struct run_id, build_hash), "kernel.build_hash" },
 	{ offsetof(struct run_id, common_config), "kernel.common_config_sha256" },
 	{ offsetof(struct run_id, accel), "vm.accel" },
+	{ offsetof(struct run_id, tcg_thread), "vm.tcg_thread" },
 	{ offsetof(struct run_id, qemu), "vm.qemu" },
 	{ offsetof(struct run_id, cmdline), "vm.cmdline" },
 	{ offsetof(struct run_id, host_cpu), "host.cpu_model" },
@@ -42,6 +43,7 @@ struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n
 				json_str_at(docs[r], id_strings[i].path);
 		id->cpus = json_num_at(docs[r], "vm.cpus");
 		id->mem_mb = json_num_at(docs[r], "vm.mem_mb");
+		id->numa_nodes = json_num_at(docs[r], "vm.numa_nodes");
 		id->emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time"));
 		id->label = run_label(ids, r);
 	}
@@ -84,6 +86,8 @@ const struct run_field run_same_fields[] = {
 	{ "kernel.config_fingerprint", "config fingerprint" },
 	{ "kernel.common_config", "non-allocator config" },
 	{ "vm.cpus", "guest CPUs" },
+	{ "vm.numa_nodes", "guest NUMA nodes" },
+	{ "vm.tcg_thread", "TCG threads" },
 	{ "vm.mem_mb", "guest memory (MB)" },
 	{ "vm.cmdline", "kernel command line" },
 };
@@ -116,18 +120,22 @@ int run_nr_boots(const cJSON *doc)
 	return cJSON_GetArraySize(json_at(doc, "boots"));
 }
 
+const cJSON *boot_snapshots(const cJSON *doc, int boot)
+{
+	return json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
+}
+
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field)
 {
-	const cJSON *snap = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
+	const cJSON *snap = boot_snapshots(doc, boot);
 
 	return json_num_at(json_at(json_at(snap, when), "meminfo"), field);
 }
 
 const cJSON *boot_census(const cJSON *doc, int boot, const char *when)
 {
-	const cJSON *snap = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
-	/* Not json_at(): "t2.30s" has a dot of its own. */
-	const cJSON *c = json_at(cJSON_GetObjectItemCaseSensitive(snap, when), "census");
+	const cJSON *c = json_at(cJSON_GetObjectItemCaseSensitive(boot_snapshots(doc, boot), when),
+				 "census");
 
 	return cJSON_IsObject(c) ? c : NULL;
 }
@@ -342,7 +350,6 @@ void metric_summarize(const cJSON *m, struct summary *s)
 int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
 {
 	const cJSON *t = run_test(doc, test);
-	const cJSON *mgmt = cJSON_GetArrayItem(json_at(t, "extra.management"), 0);
 
 	if (strcmp(test_name(t), "overhead"))
 		return -1;
@@ -355,11 +362,5 @@ int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
 	m->slab_pages = metric_mean(test_metric(t, "slab_pages"));
 	m->held_free_pages = metric_mean(test_metric(t, "held_after_free_pages"));
 	m->held_shrink_pages = metric_mean(test_metric(t, "held_after_shrink_pages"));
-	/* SLOB keeps no structures of its own per cache: none reported. */
-	m->management = 0;
-	if (mgmt)
-		m->management = (json_num_at(mgmt, "kmem_cache_bytes") +
-				 json_num_at(mgmt, "per_cpu_bytes") * json_num_at(mgmt, "possible_cpus") +
-				 json_num_at(mgmt, "per_node_bytes") * json_num_at(mgmt, "nodes")) / m->count;
 	return isnan(m->size) || isnan(m->count) || isnan(m->total) || m->count <= 0 ? -1 : 0;
 }

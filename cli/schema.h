@@ -21,7 +21,9 @@ struct run_id {
 	const char *allocator;	/* as the guest's module saw it: "SLUB" */
 	const char *variant, *release, *tree, *build_hash, *common_config;
 	const char *accel, *qemu, *cmdline, *host_cpu;
+	const char *tcg_thread;	/* "single", "multi"; "?" under KVM or before it was kept */
 	double cpus, mem_mb;
+	double numa_nodes;	/* NAN in results from before --numa: one node */
 	bool emulated;		/* times from an emulated clock (not KVM) */
 };
 
@@ -55,7 +57,8 @@ const cJSON *run_allocator_config(const cJSON *doc);
 int run_nr_boots(const cJSON *doc);
 /* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
-
+/* Boot @boot's snapshots, an object keyed by when ("after", "t0.0s"); or NULL. */
+const cJSON *boot_snapshots(const cJSON *doc, int boot);
 /*
  * The slab census (docs/census.md, "In results") of boot @boot at @when:
  * "before" or "after" (every run), or "tN.PHASE". NULL when the kernel has none (Debian's
@@ -150,7 +153,6 @@ struct mem_breakdown {
 	double size, count;
 	double total;		/* bytes_per_object: all of the below */
 	double rounding, tail, idle;
-	double management;	/* the cache's own structures, per object */
 	double slab_pages, held_free_pages, held_shrink_pages;
 };
 

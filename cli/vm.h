@@ -3,17 +3,40 @@
 #ifndef SLABBENCH_VM_H
 #define SLABBENCH_VM_H
 
+#include "options.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
 /* What a user chooses about the guest machine (the shared VM options). */
 struct vm_opts {
 	const char *accel;
-	long cpus;		/* 0: resolved by vm_cpus_for_accel */
-	long mem;		/* MB */
+	struct opt_longs cpus_list;	/* --cpus: one value, or run's sweep; empty: default */
+	long cpus;		/* this boot's; vm_opts_resolve() sets the first of the list */
+	long numa;		/* nodes; each gets an even share of CPUs and memory */
+	long mem;		/* MB; 0: vm_mem_mb()'s rule */
 	long timeout;		/* s per boot; 0: the caller's default */
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
 };
+
+/*
+ * Memory for @cpus vCPUs when --mem is not given: 512 MB, or
+ * VM_MB_PER_CPU per vCPU when that is more. A many-caches workload keeps
+ * a CPU slab of up to 32 KiB (order 3) in each of up to 800 caches on
+ * every CPU: 25 MiB per vCPU, before per-CPU partial slabs.
+ */
+#define VM_MB_DEFAULT 512
+#define VM_MB_PER_CPU 32
+/*
+ * Above this many vCPUs the default time limit of a boot grows in
+ * proportion: single-threaded TCG runs every vCPU's work on one host
+ * thread (booting itself is quick: 64 vCPUs came up in 8.4 s).
+ */
+#define VM_CPUS_PER_TIMEOUT 8
+/* NUMA nodes a guest may have (--numa). */
+#define VM_NUMA_MAX 4
+/* vCPUs a guest may have: the guest kernels' CONFIG_NR_CPUS. */
+#define VM_CPUS_MAX 64
 
 struct vm_config {
 	const char *label;	/* for progress and messages, e.g. "slab" */
@@ -22,6 +45,7 @@ struct vm_config {
 	const char *dir;	/* run directory: console log, channel file */
 	const char *accel;	/* auto, kvm, tcg or icount */
 	int cpus;
+	int numa_nodes;		/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
 	int mem_mb;
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
 	double timeout_s;
@@ -45,6 +69,7 @@ enum vm_status {
 struct vm_outcome {
 	enum vm_status status;
 	char accel[8];		/* the accelerator actually used */
+	const char *tcg_thread;	/* "single" or "multi" under TCG and icount; NULL under KVM */
 	char *channel;		/* the agent's frames */
 	size_t channel_len;
 	char *console_path;
@@ -65,9 +90,23 @@ void print_console_tail(const char *path, int lines);
 /* The accelerators --accel takes, NULL-terminated. */
 extern const char *const vm_accels[];
 /*
- * Resolves *cpus (0: not given) for @accel: 2 by default, 1 under icount,
- * where more is refused. Returns -1 with a message on a refusal.
+ * Checks the options @cmd parsed into @v and fills what was not given:
+ * the CPU list (2, 1 under icount, where more is refused) and v->cpus,
+ * its first value. Every CPU count must split evenly over v->numa nodes.
+ * Returns -1 with a one-line message on a refusal.
  */
-int vm_cpus_for_accel(const char *accel, long *cpus);
+int vm_opts_resolve(const char *cmd, struct vm_opts *v);
+/* The guest memory in MB for @cpus vCPUs: --mem, else the rule above. */
+long vm_mem_mb(const struct vm_opts *v, long cpus);
+/* The time limit of a boot of @cpus vCPUs: --timeout, else @base scaled as above. */
+double vm_timeout_s(const struct vm_opts *v, double base, long cpus);
+/*
+ * QEMU's command line for @c under @accel (kvm, tcg or icount), with the
+ * console and results channel in the files named; NULL-terminated, free
+ * with vm_argv_free().
+ */
+char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *console,
+		    const char *channel);
+void vm_argv_free(char **argv);
 
 #endif

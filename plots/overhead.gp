@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Where each allocator's memory goes, per live object, stacked: the object
-# itself, size rounding, slab tail waste, idle slots (free objects in
-# slabs held by per-CPU and partial lists), and the cache's own
-# structures. A row per run and object size, in bytes per object. Left:
+# itself, size rounding, slab tail waste and idle slots (free objects in
+# slabs held by per-CPU and partial lists), all measured. A row per run
+# and object size, in bytes per object. Left:
 # everything, so the overhead is seen at its true scale; right: the
 # overhead alone, with each run's total overhead against the base run's
 # (ratiofile: "x y text") written above its bar.
@@ -27,11 +27,11 @@ set ylabel "bytes per live object"
 set key inside left top noenhanced
 # Room above the bars for the key.
 set offsets 0, 0, graph 0.5, 0
-plot for [i=2:6] datafile using i:xtic(1) title columnheader(i) linecolor i-1
+plot for [i=2:5] datafile using i:xtic(1) title columnheader(i) linecolor i-1
 set title "overhead alone, and against the base run"
 set ylabel "bytes per live object beyond the object"
 unset key
 set offsets 0, 0, graph 0.12, 0
-plot for [i=3:6] datafile using i:xtic(1) title columnheader(i) linecolor i-1, \
+plot for [i=3:5] datafile using i:xtic(1) title columnheader(i) linecolor i-1, \
 	ratiofile using 1:2:3 with labels offset 0,1 notitle
 unset multiplot

@@ -8,9 +8,10 @@ cat >"$TMP/info.json" <<'JSON'
 { "name": "info", "tests": [ { "test": "merge" } ] }
 JSON
 
-"$SB" run --alloc=slub --workload="$TMP/info.json" --cpus=4 --mem=768 \
+"$SB" run --alloc=slub --workload="$TMP/info.json" --cpus=4 --numa=2 --mem=768 \
 	--cmdline="slub_debug=- slabbench_marker=1" -o "$TMP/big.json" >/dev/null
 check "--cpus=4 brings up 4 vCPUs" jqt "$TMP/big.json" '.guest.info.cpus_online == 4'
+check "--numa=2 is recorded" jqt "$TMP/big.json" '.vm.numa_nodes == 2'
 check "--mem=768 gives the guest 768 MB" \
 	jqt "$TMP/big.json" '.boots[0].snapshots.before.meminfo.MemTotal > 600000 and
 		.boots[0].snapshots.before.meminfo.MemTotal <= 786432'
@@ -19,6 +20,14 @@ check "--cmdline reaches the guest kernel" \
 # After the variant's own parameters (vm/config/base.cmdline).
 check "--cmdline is recorded" jqt "$TMP/big.json" \
 	'.vm.cmdline == "acpi=noirq slub_debug=- slabbench_marker=1"'
+
+# A sweep: each allocator at each CPU count, a results file each.
+"$SB" run --alloc=slab,slub --workload="$TMP/info.json" --cpus=1,2 -o "$TMP/sweep" >/dev/null
+sweep=("$TMP"/sweep/{slab,slub}-info-cpus[12]-*.json)
+check "--cpus=1,2 of two allocators: four results, named by CPUs" \
+	test "${#sweep[@]}" -eq 4 -a -e "${sweep[0]}" -a -e "${sweep[3]}"
+check "a sweep's point records its CPUs" \
+	jqt "${sweep[2]}" '.vm.cpus == 1 and .guest.info.cpus_online == 1'
 
 # A guest that never finishes: /bin/sh as init waits on the console forever.
 start=$SECONDS

@@ -29,7 +29,7 @@ static int parse(struct values *v, char **msg, const char *const *args)
 	FILE *tmp = tmpfile();
 	size_t len;
 	struct opt opts[] = {
-		OPT_VM(&v->vm),
+		OPT_VM(&v->vm, OPT_LONGS_MAX),
 		OPT_STRING('o', "output", &v->out, "FILE", "where"),
 		OPT_INTEGER("n", &v->n, "N", 1, 10, "things", "how many"),
 		OPT_DOUBLE("alpha", &v->alpha, "A", 0, 1, true, "a level"),
@@ -39,7 +39,7 @@ static int parse(struct values *v, char **msg, const char *const *args)
 
 	while (args[argc - 1])
 		argv[argc] = (char *)args[argc - 1], argc++;
-	*v = (struct values){ .vm = { .accel = "auto", .mem = 512 }, .n = 3, .alpha = 0.05 };
+	*v = (struct values){ .vm = { .accel = "auto", .numa = 1 }, .n = 3, .alpha = 0.05 };
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
 	ret = options_parse(&usage, opts, argc, argv);
@@ -77,7 +77,8 @@ static void test_values(void)
 	int first = parse(&v, &msg, args);
 
 	CHECK(first == 12, "the first argument after the options (%d)", first);
-	CHECK(v.vm.cpus == 4 && v.vm.mem == 128 && v.vm.timeout == 86400, "integers set");
+	CHECK(v.vm.cpus_list.n == 1 && v.vm.cpus_list.v[0] == 4 && v.vm.mem == 128 &&
+	      v.vm.timeout == 86400, "integers set, a list of one");
 	CHECK_STR(v.vm.accel, "icount", "a choice set");
 	CHECK_STR(v.vm.cmdline, "a=b c", "a string set");
 	CHECK_STR(v.out, "x.json", "a short option's value");
@@ -86,11 +87,101 @@ static void test_values(void)
 	free(msg);
 }
 
+/* --cpus as a sweep, --numa, and how they resolve. */
+static void test_cpu_lists(void)
+{
+	static const char *const sweep[] = { "--cpus=1,8,32", "--numa=1", NULL };
+	static const char *const numa[] = { "--cpus=4,64", "--numa=4", NULL };
+	static const char *const odd[] = { "--cpus=8,6", "--numa=4", NULL };
+	static const char *const none[] = { NULL };
+	static const char *const icount[] = { "--accel=icount", NULL };
+	static const char *const sixteen[] = {
+		"--cpus=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,64", NULL,
+	};
+	struct values v;
+	char *msg;
+
+	CHECK(parse(&v, &msg, sweep) == 3 && v.vm.cpus_list.n == 3 && v.vm.cpus_list.v[0] == 1 &&
+	      v.vm.cpus_list.v[1] == 8 && v.vm.cpus_list.v[2] == 32, "--cpus=1,8,32: three points in order");
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "resolved: the first point's CPUs");
+	free(msg);
+	CHECK(parse(&v, &msg, sixteen) == 2 && v.vm.cpus_list.n == OPT_LONGS_MAX &&
+	      v.vm.cpus_list.v[15] == 64, "--cpus: up to %d points", OPT_LONGS_MAX);
+	free(msg);
+	CHECK(parse(&v, &msg, numa) == 3 && v.vm.numa == 4 && !vm_opts_resolve("demo", &v.vm),
+	      "--numa=4 with 4 and 64 CPUs: each splits evenly");
+	free(msg);
+	parse(&v, &msg, odd);
+	free(msg);
+	CHECK(vm_opts_resolve("demo", &v.vm) == -1, "--numa=4 with 6 CPUs: refused");
+	parse(&v, &msg, none);
+	free(msg);
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.n == 1 && v.vm.cpus == 2,
+	      "no --cpus: 2");
+	parse(&v, &msg, icount);
+	free(msg);
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "no --cpus under icount: 1");
+	CHECK(vm_mem_mb(&v.vm, 2) == 512 && vm_mem_mb(&v.vm, 16) == 512 &&
+	      vm_mem_mb(&v.vm, 32) == 1024 && vm_mem_mb(&v.vm, 64) == 2048,
+	      "memory: 512 MB, or 32 per vCPU when more");
+	v.vm.mem = 768;
+	CHECK(vm_mem_mb(&v.vm, 64) == 768, "memory: --mem as given");
+	CHECK(vm_timeout_s(&v.vm, 300, 2) == 300 && vm_timeout_s(&v.vm, 300, 8) == 300 &&
+	      vm_timeout_s(&v.vm, 300, 64) == 2400, "time limit: the workload's, times N/8 above 8");
+	v.vm.timeout = 90;
+	CHECK(vm_timeout_s(&v.vm, 300, 64) == 90, "time limit: --timeout as given");
+}
+
+/* What vm_opts_resolve() says, as the user sees it. */
+static void resolve_says(const char *want, const char *const *args)
+{
+	int saved = dup(STDERR_FILENO);
+	FILE *tmp = tmpfile();
+	struct values v;
+	char *msg, got[256] = "";
+	size_t len;
+
+	parse(&v, &msg, args);
+	free(msg);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	CHECK(vm_opts_resolve("run", &v.vm) == -1, "%s %s: refused", args[0], args[1]);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	len = fread(got, 1, sizeof(got) - 1, tmp);
+	got[len] = '\0';
+	fclose(tmp);
+	CHECK_STR(got, want, "and the message says why, in one line");
+}
+
 static void test_refusals(void)
 {
-	REFUSED("demo: --cpus=65: expected 1 to 64", "--cpus=65");
-	REFUSED("demo: --cpus=0: expected 1 to 64", "--cpus=0");
-	REFUSED("demo: --cpus=2x: expected 1 to 64", "--cpus=2x");
+	static const char *const odd[] = { "--cpus=2,3", "--numa=2", NULL };
+	static const char *const icount[] = { "--cpus=1,2", "--accel=icount", NULL };
+
+	REFUSED("demo: --cpus=65: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=65");
+	REFUSED("demo: --cpus=0: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=0");
+	REFUSED("demo: --cpus=2x: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=2x");
+	REFUSED("demo: --cpus=1,65: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=1,65");
+	REFUSED("demo: --cpus=1,,2: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=1,,2");
+	REFUSED("demo: --cpus=2,: expected 1 to 64, or a comma-separated list of up to 16 such",
+		"--cpus=2,");
+	REFUSED("demo: --cpus=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17: expected 1 to 64, or a "
+		"comma-separated list of up to 16 such", "--cpus=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17");
+	REFUSED("demo: --cpus=8,2,8: 8 is given twice", "--cpus=8,2,8");
+	REFUSED("demo: --numa=0: expected 1 to 4", "--numa=0");
+	REFUSED("demo: --numa=5: expected 1 to 4", "--numa=5");
+	resolve_says("slabbench: run: --numa=2: 3 CPUs do not split evenly over 2 nodes "
+		     "(give --cpus multiples of 2)\n", odd);
+	resolve_says("slabbench: --accel=icount runs one vCPU only (a second one never comes up); "
+		     "drop --cpus or use --cpus=1\n", icount);
 	REFUSED("demo: --mem=64: expected 128 to 65536 (MB)", "--mem=64");
 	REFUSED("demo: --n=11: expected 1 to 10 (things)", "--n=11");
 	REFUSED("demo: --accel=xen: expected auto, kvm, tcg or icount", "--accel=xen");
@@ -118,11 +209,11 @@ static void test_arguments(void)
 
 static void test_usage(void)
 {
-	struct vm_opts vm = { .accel = "tcg", .mem = 512, .timeout = 120 };
+	struct vm_opts vm = { .accel = "tcg", .numa = 1, .timeout = 120 };
 	long boots = 5;
 	struct opt opts[] = {
 		OPT_INTEGER("boots", &boots, "N", 1, 100, NULL, "boots per variant"),
-		OPT_VM(&vm),
+		OPT_VM(&vm, 1),
 		OPT_END(),
 	};
 	char *argv[] = { "demo", NULL }, *text = NULL;
@@ -141,9 +232,13 @@ static void test_usage(void)
 		  "      --accel=ACCEL   auto tries KVM and falls back to TCG\n"
 		  "                      (auto, kvm, tcg or icount, default tcg)\n"
 		  "      --cpus=N        guest CPUs (1 to 64, default: 2; 1 with icount)\n"
-		  "      --mem=MB        guest memory (128 to 65536, default 512)\n"
+		  "      --numa=N        guest NUMA nodes, each with an even share\n"
+		  "                      of the CPUs and the memory (1 to 4, default 1)\n"
+		  "      --mem=MB        guest memory\n"
+		  "                      (128 to 65536, default: 512, or 32 per vCPU if more)\n"
 		  "      --cmdline=ARGS  extra kernel parameters, e.g. slub_debug=FZPU\n"
-		  "      --timeout=S     hard limit per boot (1 to 86400, default 120)\n",
+		  "      --timeout=S     hard limit per boot; the default times N/8 for\n"
+		  "                      N vCPUs over 8 (1 to 86400, default 120)\n",
 		  "the help comes from the table, with bounds and defaults");
 	free(text);
 }
@@ -151,6 +246,7 @@ static void test_usage(void)
 int main(void)
 {
 	test_values();
+	test_cpu_lists();
 	test_refusals();
 	test_arguments();
 	test_usage();

@@ -2,6 +2,7 @@
 /* Unit tests of plot: every chart drawn and decoded (PNG), SVG series, missing data. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "census_fixture.h"
 #include "compare.h"
 #include "plot.h"
 #include "png.h"
@@ -36,7 +37,8 @@ static void test_all_charts(void)
 	CHECK(docs && mkdtemp(dir), "plot: results load, scratch directory made");
 	if (!docs)
 		return;
-	CHECK(plot_results((const cJSON *const *)docs, 2, dir) == 0, "plot: every chart drawn");
+	CHECK(plot_results((const cJSON *const *)docs, 2, dir, &(struct plot_opts){ 0 }) == 0,
+	      "plot: every chart drawn");
 	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
 		char *png = xasprintf("%s/%s.png", dir, charts[i]);
 		char *svg = xasprintf("%s/%s.svg", dir, charts[i]);
@@ -51,10 +53,14 @@ static void test_all_charts(void)
 		      info.width, info.height, info.colours);
 		CHECK(text && strstr(text, "<svg") && strstr(text, "</svg>"),
 		      "plot: %s.svg is a whole SVG", charts[i]);
-		/* The overhead chart names causes; the others name the runs. */
+		/*
+		 * The overhead chart names causes, all measured: the slab
+		 * pages of both were the same, and so is the overhead.
+		 */
 		if (!strcmp(charts[i], "overhead"))
-			CHECK(text && strstr(text, "slab tail waste") && strstr(text, "x0.29 vs slab"),
-			      "plot: overhead.svg has its series and the ratio");
+			CHECK(text && strstr(text, "slab tail waste") && strstr(text, "x1.00 vs slab") &&
+			      !strstr(text, "structures"),
+			      "plot: overhead.svg has its measured series and the ratio");
 		else
 			CHECK(text && strstr(text, ">slab") && strstr(text, ">slub"),
 			      "plot: %s.svg names both runs", charts[i]);
@@ -90,7 +96,7 @@ static void test_missing(void)
 	if (!docs || !mkdtemp(dir))
 		return;
 	freopen("/dev/null", "w", stderr);
-	CHECK(plot_results((const cJSON *const *)docs, 1, dir) == -1,
+	CHECK(plot_results((const cJSON *const *)docs, 1, dir, &(struct plot_opts){ 0 }) == -1,
 	      "plot: nothing to draw is an error");
 	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
 		left += exists(dir, charts[i], "png") + exists(dir, charts[i], "svg");
@@ -99,9 +105,135 @@ static void test_missing(void)
 	rmdir(dir);
 }
 
+/* Whether DIR/NAME holds @want; if not, its start is shown. */
+static bool file_has(const char *dir, const char *name, const char *want)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = read_file(path, NULL);
+	bool ret = text && strstr(text, want);
+
+	if (!ret)
+		printf("# %s: %.2000s\n", path, text ? text : "(none)");
+	free(text);
+	free(path);
+	return ret;
+}
+
+/* A PNG and an SVG of @name in @dir, whole and not blank. */
+static void check_drawn(const char *dir, const char *name)
+{
+	char *png = xasprintf("%s/%s.png", dir, name), *svg = xasprintf("%s/%s.svg", dir, name);
+	size_t len = 0;
+	char *data = read_file(png, &len), *text = read_file(svg, NULL);
+	struct png_info info;
+
+	CHECK(data && !png_check((unsigned char *)data, len, &info) && info.width >= 800 &&
+	      info.colours >= 4, "census plot: %s.png is a whole PNG, not blank", name);
+	CHECK(text && strstr(text, "</svg>"), "census plot: %s.svg is a whole SVG", name);
+	free(data);
+	free(text);
+	free(png);
+	free(svg);
+}
+
+static void clean(const char *dir)
+{
+	static const char *const names[] = { "memory-cpus", "memory-where" };
+	static const char *const ext[] = { "png", "svg", "dat", "ratios" };
+
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t e = 0; e < 4; e++) {
+			char *p = xasprintf("%s/%s.%s", dir, names[i], ext[e]);
+
+			unlink(p);
+			free(p);
+		}
+	}
+	rmdir(dir);
+}
+
+/*
+ * A sweep of slab and slub at 1, 2 and 4 CPUs, three boots each, and a
+ * slob at 2: the census charts, from the held phase by default.
+ */
+static void test_census_charts(void)
+{
+	static const struct {
+		const char *variant, *allocator;
+		int cpus;
+	} runs[] = {
+		{ "slab", "SLAB", 1 }, { "slab", "SLAB", 2 }, { "slab", "SLAB", 4 },
+		{ "slub", "SLUB", 4 }, { "slub", "SLUB", 1 }, { "slub", "SLUB", 2 },
+		{ "slob", "SLOB", 2 },
+	};
+	char dir[] = "/tmp/slabbench-plot-XXXXXX";
+	cJSON *docs[7];
+	struct plot_opts o = { 0 };
+	int ret;
+
+	for (int i = 0; i < 7; i++) {
+		struct fixture f = { runs[i].variant, runs[i].allocator, runs[i].cpus, 1, 3,
+				     "t0.0s", 0, false };
+
+		docs[i] = fixture_doc(&f);
+	}
+	if (!mkdtemp(dir))
+		return;
+	freopen("/dev/null", "w", stderr);
+	ret = plot_results((const cJSON *const *)docs, 7, dir, &o);
+	CHECK(ret == 0, "census plot: drawn");
+	check_drawn(dir, "memory-cpus");
+	check_drawn(dir, "memory-where");
+	CHECK(!exists(dir, "sizes", "png") && !exists(dir, "overhead", "png"),
+	      "census plot: the module's charts skipped, their tests absent");
+	/*
+	 * slub at 1 CPU in the held phase: 40 pages of 4096 bytes less
+	 * 134000 live bytes, plus 96 of per-CPU structures; Slab + Percpu
+	 * (40 + 10 + 102) pages; boot 1 a page more.
+	 */
+	CHECK(file_has(dir, "memory-cpus.dat", "\"slub\"\n"
+		       "1 0.0285492 0.0285492 0.0324554 0.59375 0.59375 0.597656\n2 "),
+	      "census plot: a line per variant, by CPUs, median min max of both figures");
+	CHECK(file_has(dir, "memory-cpus.dat", "\"slab\"\n1 ") &&
+	      file_has(dir, "memory-cpus.dat", "\"slob\"\n2 ? ? ? "),
+	      "census plot: SLOB has Slab + Percpu, and no overhead since its live bytes are unknown");
+	CHECK(file_has(dir, "memory-where.dat", "allocator \"live objects\" "
+		       "\"padding of live objects\" \"free in CPU slabs\" "
+		       "\"free in per-CPU partial slabs\" \"free in per-CPU arrays\" "
+		       "\"free in shared arrays\" \"free in node partial slabs\" "
+		       "\"free in empty slabs\" \"slab tails\" \"per-CPU structures\"\n\"slab\" "),
+	      "census plot: the locations either allocator has, none absent from both (alien)");
+	CHECK(file_has(dir, "memory-where.ratios", "0 ") &&
+	      file_has(dir, "memory-where.ratios", "\"kmem_cache + kmem_cache_node: 1.4 KiB\"\n1 "),
+	      "census plot: the allocator's own structures above each bar");
+	CHECK(file_has(dir, "memory-where.svg", "at 4 CPUs") &&
+	      file_has(dir, "memory-where.svg", "census at 't0.0s'"),
+	      "census plot: by default the most CPUs, and the held phase");
+	clean(dir);
+
+	if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
+		return;
+	o = (struct plot_opts){ .phase = "after", .at = 2 };
+	CHECK(plot_results((const cJSON *const *)docs, 7, dir, &o) == 0 &&
+	      file_has(dir, "memory-where.svg", "at 2 CPUs") &&
+	      file_has(dir, "memory-cpus.dat", "\"slub\"\n1 0.0246429 "),
+	      "census plot: --at and --phase chosen (after: one empty slab fewer)");
+	clean(dir);
+
+	if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
+		return;
+	o = (struct plot_opts){ .at = 16 };
+	CHECK(plot_results((const cJSON *const *)docs, 7, dir, &o) == 0 &&
+	      exists(dir, "memory-cpus", "png") && !exists(dir, "memory-where", "png"),
+	      "census plot: no run at --at, that chart alone is skipped");
+	clean(dir);
+	for (int i = 0; i < 7; i++)
+		cJSON_Delete(docs[i]);
+}
+
 int main(void)
 {
 	test_all_charts();
 	test_missing();
+	test_census_charts();
 	return check_done();
 }

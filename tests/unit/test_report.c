@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of report: the mail against its golden file, the memory breakdown. */
+/* Unit tests of report: the mail against its golden file, the memory breakdown, the census. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "census_fixture.h"
 #include "compare.h"
 #include "report.h"
+#include "slabmem.h"
 #include "util.h"
 
 #include <math.h>
@@ -32,7 +34,7 @@ static void test_golden(void)
 		goto out;
 	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0,
 	      "report: the runs compare");
-	text = report_text(&c, (const cJSON *const *)docs);
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK_STR(text, golden ? golden : "", "report: matches tests/data/report.txt");
 	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: ", 35),
 	      "report: starts with a subject naming both runs");
@@ -61,13 +63,162 @@ static void test_breakdown(void)
 	CHECK(m.size == 64 && m.count == 20000, "breakdown: size and count from the params");
 	CHECK_NEAR(m.size + m.rounding + m.tail + m.idle, m.total, 0.01,
 		   "breakdown: size + rounding + tail + idle = bytes per object");
-	CHECK(m.management > 0 && m.management < 1, "breakdown: SLUB's structures per object");
 	compare_unload(docs, 2);
+}
+
+/* The report of fixtures @fs (the first two compared) at @phase; NULL if it failed. */
+static char *census_report(const struct fixture *fs, int n, const char *phase)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	struct comparison c = { 0 };
+	cJSON **docs = xcalloc(n, sizeof(*docs));
+	char *text = NULL, *copy, *line, *save = NULL;
+	int over = 0;
+
+	for (int i = 0; i < n; i++)
+		docs[i] = fixture_doc(&fs[i]);
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05))
+		text = report_text(&c, (const cJSON *const *)docs, n, phase);
+	copy = xstrdup(text ? text : "");
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		over += strlen(line) > REPORT_WIDTH;
+	CHECK(text && !over, "census report: written, no line over 72 bytes (%d are)", over);
+	free(copy);
+	compare_free(&c);
+	compare_unload(docs, n);
+	return text;
+}
+
+/* Whether @text has @want once its lines are joined with blanks. */
+static bool says(const char *text, const char *want)
+{
+	char *flat = xstrdup(text ? text : "");
+	bool ret;
+
+	for (char *p = flat; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	/* The wrapping indents continuation lines of the memory section. */
+	for (char *p = strstr(flat, "  "); p; p = strstr(p, "  "))
+		memmove(p, p + 1, strlen(p));
+	ret = strstr(flat, want) != NULL;
+	if (!ret)
+		printf("# no '%s' in:\n%s\n", want, text ? text : "(none)");
+	free(flat);
+	return ret;
+}
+
+/*
+ * SLAB at 1 CPU, one boot, against SLUB, three: 49 pages (Slab 0.19 MiB)
+ * against 49, 50 and 49; overheads 26064 against 25840, 29936 and 25840.
+ */
+static void test_census_few_boots(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 1, 1, 1, NULL, 0, false }, { "slub", "SLUB", 1, 1, 3, NULL, 0, false },
+	};
+	char *text = census_report(fs, 2, NULL);
+
+	CHECK(says(text, "From the slab census at 'after' with 1 CPU (2 and 2 caches; means of "
+		   "1 and 3 boots), slub held x1.01 the slab memory of slab and x1.04 its "
+		   "bytes beyond live objects; no confidence interval, which needs 5 boots a "
+		   "side."), "census report: the ratios with fewer than 5 boots, and why no interval");
+	CHECK(says(text, "The 30% does not appear at 1 CPU: slub held 0.19 MiB of slab memory "
+		   "against 0.19 MiB for slab (x1.01)."),
+	      "census report: the 30%% does not appear, with the numbers");
+	CHECK(says(text, "1 2/2 1/3 Slab 0.19 0.19 x1.01 -"),
+	      "census report: the table, no interval");
+	CHECK(says(text, "95% CI -: none, a side has fewer boots than that."),
+	      "census report: the table says why no interval");
+	free(text);
+}
+
+static void test_census_interval(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 4, 1, 6, "t2.0s", 0, false }, { "slub", "SLUB", 4, 1, 5, "t2.0s", 5, false },
+	};
+	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+	struct slabmem_point *p;
+	struct summary a, b;
+	double lo, hi;
+	char *want, *text = census_report(fs, 2, NULL);
+
+	/* The interval is that of the percent change, as compare gives it. */
+	slabmem_points((const cJSON *const *)docs, 2, "t2.0s", &p);
+	slabmem_summary(&p[0], offsetof(struct slabmem, slab), &a);
+	slabmem_summary(&p[1], offsetof(struct slabmem, slab), &b);
+	percent_change_ci(&a, &b, 0.05, &lo, &hi);
+	want = xasprintf("From the slab census at 't2.0s' with 4 CPUs (2 and 2 caches; means of "
+			 "6 and 5 boots), slub held x%.2f (95%% CI x%.2f to x%.2f) the slab "
+			 "memory of slab", b.mean / a.mean, 1 + lo / 100, 1 + hi / 100);
+	CHECK(lo < hi && says(text, want),
+	      "census report: the ratio with its 95%% interval, in the held phase by default");
+	CHECK(b.mean / a.mean >= 1.3 && says(text, "The 30% appears at 4 CPUs"),
+	      "census report: the 30%% appears where the ratio reaches 1.3 (x%.2f)", b.mean / a.mean);
+	free(want);
+	free(text);
+	text = census_report(fs, 2, "after");
+	CHECK(says(text, "From the slab census at 'after' with 4 CPUs"), "census report: --phase");
+	free(text);
+	slabmem_points_free(p, 2);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
+/* Boots that all count the same: an interval of nothing, said so. */
+static void test_census_steady(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 1, 1, 5, NULL, 0, true }, { "slub", "SLUB", 1, 1, 5, NULL, 0, true },
+	};
+	char *text = census_report(fs, 2, NULL);
+
+	CHECK(says(text, "slub held x1.00 (the same in every boot) the slab memory of slab"),
+	      "census report: no spread over boots, said so");
+	CHECK(says(text, "1 2/2 5/5 Slab 0.19 0.19 x1.00 1.00-1.00"),
+	      "census report: the table's interval of nothing");
+	free(text);
+}
+
+/* Two sets across CPUs and nodes; and two SLUBs, of which no 30% is claimed. */
+static void test_census_sets(void)
+{
+	const struct fixture sweep[] = {
+		{ "slab", "SLAB", 2, 1, 1, NULL, 0, false }, { "slub", "SLUB", 2, 1, 1, NULL, 0, false },
+		{ "slub", "SLUB", 8, 1, 1, NULL, 0, false }, { "slab", "SLAB", 8, 1, 1, NULL, 0, false },
+		{ "slab", "SLAB", 16, 1, 1, NULL, 0, false },
+		{ "slab", "SLAB", 4, 2, 1, NULL, 0, false }, { "slub", "SLUB", 4, 2, 1, NULL, 0, false },
+	};
+	const struct fixture slubs[] = {
+		{ "slub", "SLUB", 2, 1, 1, NULL, 0, false }, { "slub-6.12", "SLUB", 2, 1, 1, NULL, 0, false },
+	};
+	char *text = census_report(sweep, 7, NULL);
+	char *at2 = text ? strstr(text, "\n      2     2/2") : NULL;
+	char *at8 = text ? strstr(text, "\n      8     2/2") : NULL;
+
+	CHECK(at2 && at8 && at2 < at8 && !strstr(text, "\n     16 "),
+	      "census report: a block per CPU count both sides have, fewest first");
+	CHECK(says(text, "The 30% does not appear at 2 CPUs") &&
+	      says(text, "The 30% does not appear at 8 CPUs"),
+	      "census report: the verdict at each count");
+	CHECK(says(text, " 4/2 2/2 1/1 Slab ") && says(text, "CPUs 8/2: 8 CPUs on 2 NUMA nodes.") &&
+	      says(text, "The 30% does not appear at 4 CPUs on 2 nodes"),
+	      "census report: NUMA guests apart, and said so");
+	free(text);
+	text = census_report(slubs, 2, NULL);
+	CHECK(says(text, "slub-6.12 held x") && !strstr(text, "30%"),
+	      "census report: the 30%% is SLUB's against SLAB's only");
+	free(text);
 }
 
 int main(void)
 {
 	test_golden();
 	test_breakdown();
+	test_census_few_boots();
+	test_census_interval();
+	test_census_steady();
+	test_census_sets();
 	return check_done();
 }

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slab memory from the census: each boot's census turned into bytes by
+ * location, and the boots of a sweep grouped by allocator and CPU count.
+ * Every figure is a sum of what the census counted, times the sizes it
+ * reported; nothing comes from structure-size constants.
+ */
+#define _GNU_SOURCE
+#include "slabmem.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const slabmem_part_names[SM_NR_PARTS] = {
+	[SM_LIVE] = "live objects",
+	[SM_PADDING] = "padding of live objects",
+	[SM_FREE_CPU] = "free in CPU slabs",
+	[SM_FREE_CPU_PARTIAL] = "free in per-CPU partial slabs",
+	[SM_FREE_CPU_ARRAY] = "free in per-CPU arrays",
+	[SM_FREE_SHARED] = "free in shared arrays",
+	[SM_FREE_ALIEN] = "free in alien caches",
+	[SM_FREE_NODE_PARTIAL] = "free in node partial slabs",
+	[SM_FREE_EMPTY] = "free in empty slabs",
+	[SM_TAIL] = "slab tails",
+	[SM_PERCPU] = "per-CPU structures",
+};
+
+/* The cache field that counts the free objects of each such part. */
+static const char *const free_fields[SM_NR_PARTS] = {
+	[SM_FREE_CPU] = "free_cpu",
+	[SM_FREE_CPU_PARTIAL] = "free_cpu_partial",
+	[SM_FREE_CPU_ARRAY] = "free_cpu_array",
+	[SM_FREE_SHARED] = "free_shared",
+	[SM_FREE_ALIEN] = "free_alien",
+	[SM_FREE_NODE_PARTIAL] = "free_node_partial",
+	[SM_FREE_EMPTY] = "free_empty",
+};
+
+/* A field the allocator does not have is absent, and counts 0 (census.md). */
+static double or_zero(double v)
+{
+	return isnan(v) ? 0 : v;
+}
+
+int slabmem_of(const cJSON *census, struct slabmem *m)
+{
+	double ps = census_header(census, "page_size");
+	double pages = census_total(census, "pages");
+	double percpu = census_total(census, "percpu_pages");
+
+	memset(m, 0, sizeof(*m));
+	if (isnan(ps) || isnan(pages) || isnan(percpu))
+		return -1;
+	m->slab = (pages + or_zero(census_total(census, "kmalloc_large_pages"))) * ps;
+	m->slab_percpu = m->slab + percpu * ps;
+	m->caches = census_nr_caches(census);
+	if (!m->caches) {
+		m->overhead = m->structs = NAN;
+		for (int p = 0; p < SM_NR_PARTS; p++)
+			m->part[p] = NAN;
+		return 0;
+	}
+	for (int i = 0; i < m->caches; i++) {
+		const cJSON *c = census_cache_at(census, i);
+		double size = census_cache_field(c, "size"), live = census_cache_field(c, "live");
+		double object_size = census_cache_field(c, "object_size");
+
+		m->part[SM_LIVE] += live * object_size;
+		m->part[SM_PADDING] += live * (size - object_size);
+		for (int p = 0; p < SM_NR_PARTS; p++)
+			if (free_fields[p])
+				m->part[p] += or_zero(census_cache_field(c, free_fields[p])) * size;
+		m->part[SM_TAIL] += census_cache_field(c, "pages") * ps -
+				    census_cache_field(c, "objects") * size;
+		m->part[SM_PERCPU] += or_zero(census_cache_field(c, "struct_percpu"));
+		m->structs += or_zero(census_cache_field(c, "struct_cache")) +
+			      or_zero(census_cache_field(c, "struct_node"));
+	}
+	for (int p = 0; p < SM_NR_PARTS; p++)
+		if (p != SM_LIVE)
+			m->overhead += m->part[p];
+	return 0;
+}
+
+/* N of a held phase's snapshot, "tN.0s"; -1 for any other name. */
+static long held_test(const char *when)
+{
+	char *end;
+	long t;
+
+	if (when[0] != 't' || !isdigit((unsigned char)when[1]))
+		return -1;
+	t = strtol(when + 1, &end, 10);
+	return strcmp(end, ".0s") ? -1 : t;
+}
+
+const char *slabmem_phase(const cJSON *const *docs, int n, const char *want)
+{
+	const char *best = NULL;
+	long best_t = LONG_MAX;
+	const cJSON *s;
+
+	if (want)
+		return want;
+	for (int r = 0; r < n; r++) {
+		cJSON_ArrayForEach(s, boot_snapshots(docs[r], 0)) {
+			long t = held_test(s->string);
+
+			if (t >= 0 && t < best_t && boot_census(docs[r], 0, s->string)) {
+				best = s->string;
+				best_t = t;
+			}
+		}
+	}
+	return best ? best : "after";
+}
+
+int slabmem_points(const cJSON *const *docs, int n, const char *phase,
+		   struct slabmem_point **points)
+{
+	struct run_id *ids = run_ids(NULL, docs, n);
+	struct slabmem_point *pts = xcalloc(n, sizeof(*pts));
+	int nr = 0;
+
+	for (int r = 0; r < n; r++) {
+		const struct run_id *id = &ids[r];
+		const char *label = strcmp(id->variant, "?") ? id->variant : id->allocator;
+		long numa = isnan(id->numa_nodes) ? 1 : (long)id->numa_nodes;
+		struct slabmem_point *p = NULL;
+
+		for (int i = 0; i < nr && !p; i++)
+			if (!strcmp(pts[i].label, label) && pts[i].cpus == (long)id->cpus &&
+			    pts[i].numa == numa)
+				p = &pts[i];
+		if (!p) {
+			p = &pts[nr];
+			*p = (struct slabmem_point){
+				.label = label, .allocator = id->allocator, .cpus = (long)id->cpus,
+				.numa = numa,
+			};
+		}
+		for (int b = 0; b < run_nr_boots(docs[r]); b++) {
+			const cJSON *census = boot_census(docs[r], b, phase);
+			struct slabmem m;
+
+			if (!census || slabmem_of(census, &m))
+				continue;
+			p->boots = xrealloc(p->boots, (p->nr_boots + 1) * sizeof(*p->boots));
+			p->boots[p->nr_boots++] = m;
+		}
+		/* A new point that no boot filled is no point. */
+		if (p == &pts[nr] && p->nr_boots)
+			nr++;
+	}
+	run_ids_free(ids, n);
+	*points = pts;
+	return nr;
+}
+
+void slabmem_points_free(struct slabmem_point *p, int n)
+{
+	for (int i = 0; p && i < n; i++)
+		free(p[i].boots);
+	free(p);
+}
+
+void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summary *s)
+{
+	double *x = xcalloc(p->nr_boots + 1, sizeof(*x));
+	size_t n = 0;
+
+	for (int b = 0; b < p->nr_boots; b++) {
+		double v = *(const double *)((const char *)&p->boots[b] + offset);
+
+		if (!isnan(v))
+			x[n++] = v;
+	}
+	summarize(x, n, s);
+	free(x);
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Slab memory from the census (docs/census.md): one boot's figures in
+ * bytes, and the runs of a --cpus sweep as points, one per allocator and
+ * CPU count, that plot and report draw and state.
+ */
+#ifndef SLABBENCH_SLABMEM_H
+#define SLABBENCH_SLABMEM_H
+
+#include "schema.h"
+#include "stats.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/*
+ * Where the bytes of slab pages are, and the caches' per-CPU structures
+ * beside them. Each part is summed over the cache records, so that a
+ * count of objects is turned into bytes with its own cache's sizes.
+ */
+enum slabmem_part {
+	SM_LIVE,		/* live * object_size: live objects' bytes */
+	SM_PADDING,		/* live * (size - object_size): their slots beyond them */
+	SM_FREE_CPU,		/* free slots, each count * size: SLUB's CPU slabs */
+	SM_FREE_CPU_PARTIAL,	/* SLUB's per-CPU partial slabs */
+	SM_FREE_CPU_ARRAY,	/* SLAB's per-CPU arrays */
+	SM_FREE_SHARED,		/* SLAB's shared arrays */
+	SM_FREE_ALIEN,		/* SLAB's alien caches */
+	SM_FREE_NODE_PARTIAL,	/* node partial lists */
+	SM_FREE_EMPTY,		/* slabs on node lists with no object in use */
+	SM_TAIL,		/* pages * page_size - objects * size: no slot fits there */
+	SM_PERCPU,		/* struct_percpu: in Percpu, outside the slab pages */
+	SM_NR_PARTS
+};
+
+/* Bytes in a MiB, the unit of the charts and the report. */
+#define SLABMEM_MIB (1024.0 * 1024)
+
+/* Each part's name in charts and tables. */
+extern const char *const slabmem_part_names[SM_NR_PARTS];
+
+/* One census, in bytes. */
+struct slabmem {
+	/* (pages + kmalloc_large_pages) * page_size: /proc/meminfo's Slab. */
+	double slab;
+	/* slab + percpu_pages * page_size: Slab + Percpu. */
+	double slab_percpu;
+	/*
+	 * Held beyond live object bytes: pages * page_size - live_bytes +
+	 * struct_percpu, the sum of every part but SM_LIVE. Pages given
+	 * whole to kmalloc() callers too large for a slab are held and live
+	 * alike, and so absent. NAN when the census has no cache records
+	 * (SLOB): its live bytes are unknown.
+	 */
+	double overhead;
+	double part[SM_NR_PARTS];	/* NAN without cache records */
+	/* struct_cache + struct_node: the allocator's own structures in slabs, in SM_LIVE */
+	double structs;
+	int caches;			/* cache records */
+};
+
+/* The figures of @census; -1 when it lacks the page size or a total. */
+int slabmem_of(const cJSON *census, struct slabmem *m);
+
+/*
+ * The snapshot to read: @want when given, else the first held phase
+ * ("tN.0s", lowest N) that a run's first boot has a census at, else
+ * "after".
+ */
+const char *slabmem_phase(const cJSON *const *docs, int n, const char *want);
+
+/* One allocator (a run's variant) at one guest shape, over every boot of its runs. */
+struct slabmem_point {
+	const char *label;	/* the variant, as --alloc took it */
+	const char *allocator;	/* "SLAB", "SLUB", "SLOB" */
+	long cpus, numa;
+	int nr_boots;
+	struct slabmem *boots;	/* those with a census at the phase */
+};
+
+/*
+ * The points of @n runs at @phase, in the order their runs come, the
+ * boots of runs of one variant and shape pooled; runs with no census
+ * there are left out. Returns how many points (0: none).
+ */
+int slabmem_points(const cJSON *const *docs, int n, const char *phase,
+		   struct slabmem_point **points);
+void slabmem_points_free(struct slabmem_point *p, int n);
+
+/* The summary over a point's boots of a figure: offsetof(struct slabmem, ...). */
+void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summary *s);
+#define SLABMEM_PART(i) (offsetof(struct slabmem, part) + (i) * sizeof(double))
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* QEMU's command line: NUMA nodes, single-threaded TCG for guests wider than the host. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "strbuf.h"
+#include "util.h"
+#include "vm.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The command line of @c under @accel, its arguments joined by blanks. */
+static char *command(const struct vm_config *c, const char *accel)
+{
+	char **argv = vm_qemu_argv(c, accel, "/run/console.log", "/run/channel");
+	struct strbuf b = { 0 };
+
+	for (char **a = argv; *a; a++)
+		sb_addf(&b, "%s%s", a == argv ? "" : " ", *a);
+	vm_argv_free(argv);
+	return b.s;
+}
+
+static void test_numa(void)
+{
+	struct vm_config c = {
+		.kernel = "vmlinux", .initrd = "initrd", .cpus = 4, .numa_nodes = 2, .mem_mb = 512,
+	};
+	char *cmd = command(&c, "tcg");
+
+	CHECK(strstr(cmd, " -smp 4 -m 512 "
+		     "-object memory-backend-ram,id=m0,size=256M "
+		     "-numa node,nodeid=0,cpus=0-1,memdev=m0 "
+		     "-object memory-backend-ram,id=m1,size=256M "
+		     "-numa node,nodeid=1,cpus=2-3,memdev=m1 -kernel vmlinux "),
+	      "--numa=2 --cpus=4: two nodes of two CPUs and 256 MB each");
+	free(cmd);
+
+	c = (struct vm_config){ .kernel = "k", .initrd = "i", .cpus = 2, .numa_nodes = 2, .mem_mb = 513 };
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, "id=m0,size=257M -numa node,nodeid=0,cpus=0,memdev=m0 ") &&
+	      strstr(cmd, "id=m1,size=256M -numa node,nodeid=1,cpus=1,memdev=m1 "),
+	      "one CPU a node; the odd MB to the first node");
+	free(cmd);
+
+	c = (struct vm_config){ .kernel = "k", .initrd = "i", .cpus = 64, .numa_nodes = 4, .mem_mb = 2048 };
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, "-numa node,nodeid=3,cpus=48-63,memdev=m3 ") &&
+	      strstr(cmd, "id=m3,size=512M ") && strstr(cmd, "virtserialport"),
+	      "four nodes of 64 CPUs, every argument there");
+	free(cmd);
+
+	for (int nodes = 0; nodes < 2; nodes++) {
+		c = (struct vm_config){ .kernel = "k", .initrd = "i", .cpus = 2, .numa_nodes = nodes,
+					.mem_mb = 512 };
+		cmd = command(&c, "tcg");
+		CHECK(!strstr(cmd, "-numa") && !strstr(cmd, "-object") && strstr(cmd, "-smp 2 -m 512 -kernel"),
+		      "%d node%s: no NUMA arguments", nodes, nodes == 1 ? "" : "s (unset)");
+		free(cmd);
+	}
+}
+
+static void test_threads(void)
+{
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	struct vm_config c = { .kernel = "k", .initrd = "i", .cpus = 64, .mem_mb = 2048 };
+	char *cmd = command(&c, "tcg");
+
+	CHECK(!!strstr(cmd, "-accel tcg,thread=single ") == (host < 64),
+	      "64 vCPUs on %ld host cores: TCG on %s", host, host < 64 ? "one thread" : "many");
+	free(cmd);
+	c.cpus = 1;
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, "-accel tcg -cpu max "), "1 vCPU: multi-threaded TCG");
+	free(cmd);
+	c.single_thread = true;
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, "-accel tcg,thread=single "), "asked for: one thread");
+	free(cmd);
+	cmd = command(&c, "kvm");
+	CHECK(strstr(cmd, "-accel kvm -cpu host ") && !strstr(cmd, "tcg"), "KVM: no TCG threads");
+	free(cmd);
+}
+
+int main(void)
+{
+	test_numa();
+	test_threads();
+	return check_done();
+}
