@@ -104,7 +104,6 @@ struct overhead {
 	long held_pages;
 	/* System-wide slab memory, in pages, in the first repeat. */
 	long slab_before, sunreclaim_before, slab_peak, sunreclaim_peak;
-	size_t kmem_cache_bytes;
 #ifdef CONFIG_SLAB
 	/* SLAB's own figures: geometry and tunables. */
 	struct sb_slab_cache_head slab;
@@ -260,9 +259,6 @@ static int ov_repeat(struct overhead *o, unsigned int r)
 #ifdef CONFIG_SLAB
 	o->slab = *sb_slab_head(s);
 #endif
-#ifndef CONFIG_SLOB
-	o->kmem_cache_bytes = ksize(s);
-#endif
 	if (!r) {
 		o->sunreclaim_before = ov_slab_pages();
 		o->slab_before = o->sunreclaim_before +
@@ -320,42 +316,16 @@ static void ov_out_kb(struct sb_out *out, const char *name, long pages,
 }
 
 /*
- * Bookkeeping of the cache itself, beside its slabs. kmem_cache_bytes is
- * measured (the slot the struct occupies); the per-CPU and per-node
- * figures come from structure sizes (pahole, x86-64) where the structs are
- * private to mm/, and "estimated" names those. Not counted: SLUB's sysfs
- * directory (about 31 files per unmerged cache) and kmemcg arrays. SLOB
- * keeps nothing per CPU or per node, and ksize() does not apply to its
- * kmem_cache_alloc() objects: no member at all.
+ * SLAB's tunables as the allocator set them for this cache (from the head
+ * of its struct kmem_cache): how many free objects each CPU's array may
+ * keep. What the arrays and the cache's other structures occupy is the
+ * census's to measure (docs/census.md), not this test's to estimate.
  */
-static void ov_out_management(struct sb_out *out, struct overhead *o)
+static void ov_out_tunables(struct sb_out *out, struct overhead *o)
 {
 #ifdef CONFIG_SLAB
 	sb_printf(out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
 		  o->slab.limit, o->slab.batchcount, o->slab.shared);
-	/*
-	 * struct array_cache is 16 bytes and limit pointers, in percpu
-	 * memory (exact). Per node: kmem_cache_node (120 bytes) and the
-	 * shared array, a kmalloc() of 16 bytes and shared * batchcount
-	 * pointers.
-	 */
-	sb_printf(out, "\"management\":{\"kmem_cache_bytes\":%zu,\"per_cpu_bytes\":%u,\"per_node_bytes\":%zu,",
-		  o->kmem_cache_bytes, 16 + 8 * o->slab.limit,
-		  120 + (o->slab.shared ?
-			 kmalloc_size_roundup(16 + 8 * o->slab.shared *
-					      o->slab.batchcount) : 0));
-	sb_printf(out, "\"possible_cpus\":%u,\"nodes\":%u,\"estimated\":[\"per_node_bytes\"]},",
-		  num_possible_cpus(), num_online_nodes());
-#elif defined(CONFIG_SLUB)
-	/*
-	 * kmem_cache_cpu: 32 bytes, plus 26 u32 counters with SLUB_STATS
-	 * (6.1 and 6.12), in percpu memory; kmem_cache_node: 64 bytes.
-	 */
-	sb_printf(out, "\"management\":{\"kmem_cache_bytes\":%zu,\"per_cpu_bytes\":%u,\"per_node_bytes\":%u,",
-		  o->kmem_cache_bytes,
-		  32 + (IS_ENABLED(CONFIG_SLUB_STATS) ? 26 * 4 : 0), 64);
-	sb_printf(out, "\"possible_cpus\":%u,\"nodes\":%u,\"estimated\":[\"per_cpu_bytes\",\"per_node_bytes\"]},",
-		  num_possible_cpus(), num_online_nodes());
 #endif
 }
 
@@ -401,7 +371,7 @@ static void ov_output(struct overhead *o)
 	ov_out_kb(out, "sunreclaim_before", o->sunreclaim_before, false);
 	ov_out_kb(out, "slab_peak", o->slab_peak, false);
 	ov_out_kb(out, "sunreclaim_peak", o->sunreclaim_peak, true);
-	ov_out_management(out, o);
+	ov_out_tunables(out, o);
 	sb_printf(out, "\"metrics\":{");
 	for (i = 0; i < M_NR; i++)
 		sb_out_metric(out, !i, ov_metrics[i].name, ov_metrics[i].unit,
