@@ -16,6 +16,7 @@ const struct sb_bench * const sb_benches[] = {
 	&sb_bench_parallel,
 	&sb_bench_hitrate,
 	&sb_bench_overhead,
+	&sb_bench_caches,
 	&sb_bench_merge,
 };
 

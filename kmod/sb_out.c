@@ -124,6 +124,8 @@ static const struct {
 	{ "pages", -(s64)(SB_MEM_CAP >> PAGE_SHIFT) * 1000,
 	  (s64)(SB_MEM_CAP >> PAGE_SHIFT) * 1000 },
 	{ "bytes", -(s64)SB_MEM_CAP * 1000, (s64)SB_MEM_CAP * 1000 },
+	/* Counted objects: each holds a pointer within the memory cap. */
+	{ "objects", 0, (s64)(SB_MEM_CAP / sizeof(void *)) * 1000 },
 };
 
 static void sb_check_figure(struct sb_out *out, const char *name,

@@ -134,6 +134,7 @@ extern const struct sb_bench sb_bench_remote;
 extern const struct sb_bench sb_bench_parallel;
 extern const struct sb_bench sb_bench_hitrate;
 extern const struct sb_bench sb_bench_overhead;
+extern const struct sb_bench sb_bench_caches;
 extern const struct sb_bench sb_bench_merge;
 
 const struct sb_bench *sb_find_bench(const char *name, size_t len);

@@ -2,15 +2,16 @@
 # shellcheck shell=bash
 # The module checked against the kernel and itself: its KTAP self-test,
 # unload test and fuzz test on every variant, its overhead figures against
-# /proc/slabinfo, its hit-rate probes against SLUB_STATS.
+# /proc/slabinfo, its hit-rate probes against SLUB_STATS, the caches
+# test's counts.
 . tests/e2e/lib.sh
 
 variants=(slab slub slob slub-6.12 slub-stats debian)
 "$SB" selftest "${variants[@]}" >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
 check "selftest passes on ${variants[*]}" test $? -eq 0
 for v in "${variants[@]}"; do
-	check "$v: 9 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
-		grep -qx "# $v: 19 ok, 0 not ok" "$TMP/selftest.ktap"
+	check "$v: 10 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
+		grep -qx "# $v: 20 ok, 0 not ok" "$TMP/selftest.ktap"
 done
 check "no case failed anywhere" bash -c "! grep -q '^not ok' '$TMP/selftest.ktap'"
 # Hostile specs are refused with their reasons, "out of range" among them.
@@ -24,11 +25,12 @@ cat >"$TMP/xc.json" <<'JSON'
   { "test": "overhead", "params": { "size": 1024, "count": 4000, "repeats": 1, "hold": 1 } },
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 50, "repeats": 3 } },
   { "test": "hitrate", "params": { "size": 256, "count": 4096, "rounds": 10, "repeats": 3,
-                                   "pattern": "batch" } } ] }
+                                   "pattern": "batch" } },
+  { "test": "caches", "params": { "caches": 40, "objs": 8, "free_pct": 50, "hold": 1 } } ] }
 JSON
 # Only one guest runs the hitrate tests: under QEMU 7.2's multi-threaded
 # TCG about one hitrate run in 40 hangs on a stale kprobe (README, Limits).
-jq '.tests |= .[0:2]' "$TMP/xc.json" >"$TMP/xc-overhead.json"
+jq '.tests |= .[0:2] + .[4:]' "$TMP/xc.json" >"$TMP/xc-overhead.json"
 for v in slab slub slub-6.12 slob slub-stats; do
 	w=$TMP/xc-overhead.json
 	[ $v = slub-stats ] && w=$TMP/xc.json
@@ -36,7 +38,17 @@ for v in slab slub slub-6.12 slob slub-stats; do
 	check "$v: the cross-check workload runs" jqt "$TMP/$v.json" '.status == "complete"'
 	check "$v: the held cache is released before the next test" \
 		jqt "$TMP/$v.json" '.boots[0].snapshots.after.slabinfo // "" | test("slabbench-held") | not'
+	# 40 caches x 8 objects x 2 CPUs, half of each CPU's freed on the other.
+	check "$v: caches counts its objects exactly and releases its caches" \
+		jqt "$TMP/$v.json" '(.tests[] | select(.spec | startswith("test=caches")) | .metrics |
+			[.objects_allocated, .objects_freed, .live_objects] | map(.samples[0])) == [640, 320, 320]
+			and (.boots[0].snapshots.after.slabinfo // "" | test("sb-cache-") | not)'
 done
+live=$(for v in slab slub slub-6.12 slob slub-stats; do
+	jq '.tests[] | select(.spec | startswith("test=caches")) | .metrics.live_bytes.samples[0]' "$TMP/$v.json"
+done)
+check "caches: the same objects freed on every allocator (seeded)" \
+	test "$(wc -l <<<"$live") $(sort -u <<<"$live" | wc -l)" = "5 1"
 for v in slab slub slub-6.12 slub-stats; do
 	check "$v: overhead figures agree with /proc/slabinfo within one slab" \
 		jqt "$TMP/$v.json" '[.tests[0,1].extra.slabinfo_check[0].agrees] | all'
