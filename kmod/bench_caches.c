@@ -28,6 +28,7 @@
  * sanity check, not a breakdown.
  */
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/fs.h>
@@ -422,11 +423,18 @@ static int caches_run(struct sb_ctx *ctx)
 		ret = caches_fill_all(ctx, r);
 	if (!ret)
 		caches_output(ctx, r);
-	if (!ret && ctx->val[P_HOLD])
-		sb_hold(caches_release, r);
-	else
+	if (ret || !ctx->val[P_HOLD]) {
 		caches_release(r);
-	return ret;
+		return ret;
+	}
+	/*
+	 * The kthreads that filled the caches have exited, but their task
+	 * structs and pids are freed after a grace period: wait for it, so
+	 * that a census read next sees a quiet kernel.
+	 */
+	rcu_barrier();
+	sb_hold(caches_release, r);
+	return 0;
 }
 
 const struct sb_bench sb_bench_caches = {

@@ -36,10 +36,10 @@
 /* Operations between two cond_resched() calls in a timed loop. */
 #define SB_BATCH	1024
 /*
- * Most memory one run may hold (further capped at an eighth of RAM), so
+ * Most memory one run may hold (further capped at a quarter of RAM), so
  * that no spec can push the guest into reclaim or the OOM killer.
  */
-#define SB_MEM_CAP	(64ULL << 20)
+#define SB_MEM_CAP	(1ULL << 30)
 /*
  * Most allocator operations (alloc+free pairs) one run may perform: about
  * two minutes under TCG at 1 us each, so that no spec runs for hours.
