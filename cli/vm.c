@@ -302,7 +302,16 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup(QBOOT_PATH);
 	}
 	argv[n++] = xstrdup("-smp");
-	argv[n++] = xasprintf("%d", c->cpus);
+	/*
+	 * A node per socket: QEMU's default puts every CPU in one socket, and
+	 * a kernel with NUMA then warns that CPUs sharing a last-level cache
+	 * sit on different nodes.
+	 */
+	if (c->numa_nodes > 1)
+		argv[n++] = xasprintf("%d,sockets=%d,cores=%d,threads=1", c->cpus,
+				      c->numa_nodes, c->cpus / c->numa_nodes);
+	else
+		argv[n++] = xasprintf("%d", c->cpus);
 	argv[n++] = xstrdup("-m");
 	argv[n++] = xasprintf("%d", c->mem_mb);
 	n = numa_args(argv, n, c);

@@ -153,7 +153,7 @@ long sb_settled_slab_pages(void)
 
 /*
  * A quarter of RAM at most: a 512 MB guest stays clear of reclaim, and a
- * 64-CPU guest (3 GB by the host's rule) holds 800 caches' CPU slabs.
+ * 64-CPU guest (4 GB by the host's rule) holds 800 caches' CPU slabs.
  */
 u64 sb_mem_cap(void)
 {

@@ -122,8 +122,8 @@ static void test_cpu_lists(void)
 	free(msg);
 	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "no --cpus under icount: 1");
 	CHECK(vm_mem_mb(&v.vm, 2) == 512 && vm_mem_mb(&v.vm, 8) == 512 &&
-	      vm_mem_mb(&v.vm, 16) == 768 && vm_mem_mb(&v.vm, 64) == 3072,
-	      "memory: 512 MB, or 48 per vCPU when more");
+	      vm_mem_mb(&v.vm, 16) == 1024 && vm_mem_mb(&v.vm, 64) == 4096,
+	      "memory: 512 MB, or 64 per vCPU when more");
 	v.vm.mem = 768;
 	CHECK(vm_mem_mb(&v.vm, 64) == 768, "memory: --mem as given");
 	CHECK(vm_timeout_s(&v.vm, 300, 2) == 300 && vm_timeout_s(&v.vm, 300, 8) == 300 &&
@@ -235,7 +235,7 @@ static void test_usage(void)
 		  "      --numa=N        guest NUMA nodes, each with an even share\n"
 		  "                      of the CPUs and the memory (1 to 4, default 1)\n"
 		  "      --mem=MB        guest memory\n"
-		  "                      (128 to 65536, default: 512, or 48 per vCPU if more)\n"
+		  "                      (128 to 65536, default: 512, or 64 per vCPU if more)\n"
 		  "      --cmdline=ARGS  extra kernel parameters, e.g. slub_debug=FZPU\n"
 		  "      --timeout=S     hard limit per boot; the default times N/8 for\n"
 		  "                      N vCPUs over 8 (1 to 86400, default 120)\n",

@@ -28,7 +28,7 @@ static void test_numa(void)
 	};
 	char *cmd = command(&c, "tcg");
 
-	CHECK(strstr(cmd, " -smp 4 -m 512 "
+	CHECK(strstr(cmd, " -smp 4,sockets=2,cores=2,threads=1 -m 512 "
 		     "-object memory-backend-ram,id=m0,size=256M "
 		     "-numa node,nodeid=0,cpus=0-1,memdev=m0 "
 		     "-object memory-backend-ram,id=m1,size=256M "

@@ -989,7 +989,8 @@ static void fz_show_reason(FILE *f, const char *answer)
  */
 static const char * const fz_hostile[] = {
 	"test=overhead count=1000000 size=8192",
-	"test=overhead count=1000000 size=64 hold=1",
+	"test=overhead count=1000000 size=2048 hold=1",
+	"test=caches caches=800 objs=10000 hold=1",
 	"test=batch count=1000000 size=8192",
 	"test=batch count=1000000 size=8 repeats=1000",
 	"test=fastpath iters=100000000 repeats=1000",
