@@ -92,8 +92,7 @@ static const struct field_rule {
 	{ "free_slob_large", false, { 0, 0, NEED(ON_SLOB) } },
 };
 
-/* Every free_* location: objects = live + these (absent ones count 0). */
-static const char *const free_fields[] = {
+const char *const census_free_fields[CENSUS_NR_FREE] = {
 	"free_cpu", "free_cpu_partial", "free_cpu_array", "free_shared", "free_alien",
 	"free_node_partial", "free_empty",
 };
@@ -112,8 +111,7 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	char *what;
 
 	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		out_of_memory();
+	what = xvasprintf(fmt, ap);
 	va_end(ap);
 	ps->err = xasprintf("census line %d: %s", ps->line, what);
 	free(what);
@@ -361,8 +359,7 @@ static void failed(struct checks *k, const char *fmt, ...)
 	char *line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		out_of_memory();
+	line = xvasprintf(fmt, ap);
 	va_end(ap);
 	cJSON_AddItemToArray(k->failures, cJSON_CreateString(line));
 	free(line);
@@ -404,8 +401,8 @@ static void check_objects(struct checks *k, const cJSON *rec, enum verdict *v)
 
 	if (!cJSON_GetObjectItemCaseSensitive(rec, "objects"))
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(free_fields); i++)
-		sum += num(rec, free_fields[i]);
+	for (size_t i = 0; i < CENSUS_NR_FREE; i++)
+		sum += num(rec, census_free_fields[i]);
 	judge(v, sum == num(rec, "objects"));
 	if (sum != num(rec, "objects"))
 		failed(k, "objects: %s: objects=%.0f, but live and free_* add up to %.0f",

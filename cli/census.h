@@ -19,6 +19,13 @@
 cJSON *census_parse(const char *text, char **err);
 
 /*
+ * Every place a census counts free objects (free_cpu ... free_empty), in
+ * the order the format lists them: objects = live + these, absent ones 0.
+ */
+#define CENSUS_NR_FREE 7
+extern const char *const census_free_fields[CENSUS_NR_FREE];
+
+/*
  * The identities of docs/census.md over census_parse()'s @census, and
  * against @slabinfo (/proc/slabinfo read just after it; NULL where the
  * allocator has none): {"objects", "pages", "sums", "counter",

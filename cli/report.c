@@ -217,8 +217,8 @@ static char *claim_text(const struct slabmem_point *a, const struct slabmem_poin
 	if (!claim_applies(a, b))
 		return xstrdup("");
 	where = shape(a);
-	s = xasprintf(" The 30%% %s at %s: %s held %.2f MiB of slab memory against %.2f MiB "
-		      "for %s (x%.2f).", slab->r < CLAIMED_RATIO ? "does not appear" : "appears",
+	s = xasprintf(" The 30%% %s at %s: %s held %.2f MiB of slab and per-CPU memory against "
+		      "%.2f MiB for %s (x%.2f).", slab->r < CLAIMED_RATIO ? "does not appear" : "appears",
 		      where, b->label, slab->b.mean / SLABMEM_MIB, slab->a.mean / SLABMEM_MIB,
 		      a->label, slab->r);
 	free(where);
@@ -238,7 +238,12 @@ static void census_sentence(struct strbuf *s, const struct comparison *c,
 	bool has_over;
 	char *where, *rs, *claim;
 
-	if (!a || !b || !census_ratio(a, b, offsetof(struct slabmem, slab), &slab))
+	/*
+	 * Slab + Percpu, not Slab alone: SLAB keeps its per-CPU arrays in
+	 * Percpu where SLUB keeps its per-CPU free objects in slabs, so Slab
+	 * alone would count one allocator's per-CPU cost and not the other's.
+	 */
+	if (!a || !b || !census_ratio(a, b, offsetof(struct slabmem, slab_percpu), &slab))
 		return;
 	has_over = census_ratio(a, b, offsetof(struct slabmem, overhead), &over);
 	where = shape(a);
@@ -249,7 +254,8 @@ static void census_sentence(struct strbuf *s, const struct comparison *c,
 	else
 		sb_addf(s, "means of %d and %d boots", a->nr_boots, b->nr_boots);
 	rs = ratio_text(&slab);
-	sb_addf(s, "), %s held %s the slab memory of %s", b->label, rs, a->label);
+	sb_addf(s, "), %s held %s the slab and per-CPU memory (Slab + Percpu) of %s",
+		b->label, rs, a->label);
 	free(rs);
 	if (has_over) {
 		rs = ratio_text(&over);
@@ -302,7 +308,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		done[next] = true;
 		a = &v->pts[next];
 		o = find_point(v, v->other, a->cpus, a->numa);
-		if (!o || !census_ratio(a, o, offsetof(struct slabmem, slab), &slab))
+		if (!o || !census_ratio(a, o, offsetof(struct slabmem, slab_percpu), &slab))
 			continue;
 		if (!blocks++) {
 			char *head = xasprintf("Slab memory from the census at '%s' (MiB, means over "

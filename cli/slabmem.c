@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "slabmem.h"
+#include "census.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -14,6 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+_Static_assert(SM_FREE_EMPTY - SM_FREE_CPU + 1 == CENSUS_NR_FREE,
+	       "a part per free place of the census");
 
 const char *const slabmem_part_names[SM_NR_PARTS] = {
 	[SM_LIVE] = "live objects",
@@ -27,17 +31,6 @@ const char *const slabmem_part_names[SM_NR_PARTS] = {
 	[SM_FREE_EMPTY] = "free in empty slabs",
 	[SM_TAIL] = "slab tails",
 	[SM_PERCPU] = "per-CPU structures",
-};
-
-/* The cache field that counts the free objects of each such part. */
-static const char *const free_fields[SM_NR_PARTS] = {
-	[SM_FREE_CPU] = "free_cpu",
-	[SM_FREE_CPU_PARTIAL] = "free_cpu_partial",
-	[SM_FREE_CPU_ARRAY] = "free_cpu_array",
-	[SM_FREE_SHARED] = "free_shared",
-	[SM_FREE_ALIEN] = "free_alien",
-	[SM_FREE_NODE_PARTIAL] = "free_node_partial",
-	[SM_FREE_EMPTY] = "free_empty",
 };
 
 /* A field the allocator does not have is absent, and counts 0 (census.md). */
@@ -71,9 +64,9 @@ int slabmem_of(const cJSON *census, struct slabmem *m)
 
 		m->part[SM_LIVE] += live * object_size;
 		m->part[SM_PADDING] += live * (size - object_size);
-		for (int p = 0; p < SM_NR_PARTS; p++)
-			if (free_fields[p])
-				m->part[p] += or_zero(census_cache_field(c, free_fields[p])) * size;
+		for (int f = 0; f < CENSUS_NR_FREE; f++)
+			m->part[SM_FREE_CPU + f] +=
+				or_zero(census_cache_field(c, census_free_fields[f])) * size;
 		m->part[SM_TAIL] += census_cache_field(c, "pages") * ps -
 				    census_cache_field(c, "objects") * size;
 		m->part[SM_PERCPU] += or_zero(census_cache_field(c, "struct_percpu"));

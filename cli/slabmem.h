@@ -21,7 +21,8 @@
 enum slabmem_part {
 	SM_LIVE,		/* live * object_size: live objects' bytes */
 	SM_PADDING,		/* live * (size - object_size): their slots beyond them */
-	SM_FREE_CPU,		/* free slots, each count * size: SLUB's CPU slabs */
+	/* The free slots, each count * size, in census_free_fields[]'s order. */
+	SM_FREE_CPU,		/* SLUB's CPU slabs */
 	SM_FREE_CPU_PARTIAL,	/* SLUB's per-CPU partial slabs */
 	SM_FREE_CPU_ARRAY,	/* SLAB's per-CPU arrays */
 	SM_FREE_SHARED,		/* SLAB's shared arrays */

@@ -3,6 +3,7 @@
 #ifndef SLABBENCH_UTIL_H
 #define SLABBENCH_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,6 +20,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
 char *read_file(const char *path, size_t *len);

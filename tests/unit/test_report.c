@@ -120,11 +120,12 @@ static void test_census_few_boots(void)
 	char *text = census_report(fs, 2, NULL);
 
 	CHECK(says(text, "From the slab census at 'after' with 1 CPU (2 and 2 caches; means of "
-		   "1 and 3 boots), slub held x1.01 the slab memory of slab and x1.04 its "
+		   "1 and 3 boots), slub held x1.00 the slab and per-CPU memory (Slab + Percpu) "
+		   "of slab and x1.04 its "
 		   "bytes beyond live objects; no confidence interval, which needs 5 boots a "
 		   "side."), "census report: the ratios with fewer than 5 boots, and why no interval");
-	CHECK(says(text, "The 30% does not appear at 1 CPU: slub held 0.19 MiB of slab memory "
-		   "against 0.19 MiB for slab (x1.01)."),
+	CHECK(says(text, "The 30% does not appear at 1 CPU: slub held 0.59 MiB of slab and per-CPU "
+		   "memory against 0.59 MiB for slab (x1.00)."),
 	      "census report: the 30%% does not appear, with the numbers");
 	CHECK(says(text, "1 2/2 1/3 Slab 0.19 0.19 x1.01 -"),
 	      "census report: the table, no interval");
@@ -136,7 +137,7 @@ static void test_census_few_boots(void)
 static void test_census_interval(void)
 {
 	const struct fixture fs[] = {
-		{ "slab", "SLAB", 4, 1, 6, "t2.0s", 0, false }, { "slub", "SLUB", 4, 1, 5, "t2.0s", 5, false },
+		{ "slab", "SLAB", 4, 1, 6, "t2.0s", 0, false }, { "slub", "SLUB", 4, 1, 5, "t2.0s", 30, false },
 	};
 	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
 	struct slabmem_point *p;
@@ -146,12 +147,12 @@ static void test_census_interval(void)
 
 	/* The interval is that of the percent change, as compare gives it. */
 	slabmem_points((const cJSON *const *)docs, 2, "t2.0s", &p);
-	slabmem_summary(&p[0], offsetof(struct slabmem, slab), &a);
-	slabmem_summary(&p[1], offsetof(struct slabmem, slab), &b);
+	slabmem_summary(&p[0], offsetof(struct slabmem, slab_percpu), &a);
+	slabmem_summary(&p[1], offsetof(struct slabmem, slab_percpu), &b);
 	percent_change_ci(&a, &b, 0.05, &lo, &hi);
 	want = xasprintf("From the slab census at 't2.0s' with 4 CPUs (2 and 2 caches; means of "
 			 "6 and 5 boots), slub held x%.2f (95%% CI x%.2f to x%.2f) the slab "
-			 "memory of slab", b.mean / a.mean, 1 + lo / 100, 1 + hi / 100);
+			 "and per-CPU memory (Slab + Percpu) of slab", b.mean / a.mean, 1 + lo / 100, 1 + hi / 100);
 	CHECK(lo < hi && says(text, want),
 	      "census report: the ratio with its 95%% interval, in the held phase by default");
 	CHECK(b.mean / a.mean >= 1.3 && says(text, "The 30% appears at 4 CPUs"),
@@ -174,7 +175,7 @@ static void test_census_steady(void)
 	};
 	char *text = census_report(fs, 2, NULL);
 
-	CHECK(says(text, "slub held x1.00 (the same in every boot) the slab memory of slab"),
+	CHECK(says(text, "slub held x0.99 (the same in every boot) the slab and per-CPU memory"),
 	      "census report: no spread over boots, said so");
 	CHECK(says(text, "1 2/2 5/5 Slab 0.19 0.19 x1.00 1.00-1.00"),
 	      "census report: the table's interval of nothing");
