@@ -540,7 +540,68 @@ static cJSON *check_slabinfo(struct checks *k, const cJSON *caches, const char *
 	return verdict_json(v);
 }
 
-cJSON *census_checks(const cJSON *census, const char *slabinfo)
+/*
+ * SLUB's own counts per cache (mm/slub.c show_slab_objects()): "slabs" and
+ * "total_objects" are the node counters, "partial" the node partial lists
+ * (empty slabs included), "objects" the total less the node lists' free
+ * objects, "cpu_slabs" the CPU slabs plus the per-CPU partial slabs.
+ * Entries without a record (merged caches' aliases, their :unique-id
+ * directories) are not judged: sysfs has one per name a cache was asked
+ * for, the census one per cache.
+ */
+static cJSON *check_slub_sysfs(struct checks *k, const cJSON *caches, const char *sysfs)
+{
+	enum verdict v = EXACT;
+	const cJSON *c;
+	int bad = 0;
+	cJSON *all;
+
+	if (!sysfs)
+		return cJSON_CreateNull();
+	all = slub_sysfs_parse(sysfs, &bad);
+	if (!all) {
+		failed(k, "sysfs: line %d does not parse", bad);
+		return cJSON_CreateString("off");
+	}
+	cJSON_ArrayForEach(c, caches) {
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(all, who(c));
+		const struct {
+			const char *attr;
+			double census;
+			const char *what;
+		} want[] = {
+			{ "slabs", num(c, "slabs"), "slabs" },
+			{ "total_objects", num(c, "objects"), "objects" },
+			{ "objects", num(c, "objects") - num(c, "free_node_partial") - num(c, "free_empty"),
+			  "objects - free_node_partial - free_empty" },
+			{ "partial", num(c, "node_partial_slabs") + num(c, "empty_slabs"),
+			  "node_partial_slabs + empty_slabs" },
+			{ "cpu_slabs", num(c, "cpu_slabs") + num(c, "cpu_partial_slabs"),
+			  "cpu_slabs + cpu_partial_slabs" },
+		};
+
+		if (!e) {
+			judge(&v, false);
+			failed(k, "sysfs: %s: no /sys/kernel/slab entry", who(c));
+			continue;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+			const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, want[i].attr);
+			bool same = cJSON_IsNumber(a) && a->valuedouble == want[i].census;
+
+			judge(&v, same);
+			if (!a)
+				failed(k, "sysfs: %s: no %s", who(c), want[i].attr);
+			else if (!same)
+				failed(k, "sysfs: %s: %s %.0f, but %s = %.0f", who(c), want[i].attr,
+				       a->valuedouble, want[i].what, want[i].census);
+		}
+	}
+	cJSON_Delete(all);
+	return verdict_json(v);
+}
+
+cJSON *census_checks(const cJSON *census, const char *slabinfo, const char *sysfs)
 {
 	const cJSON *caches = cJSON_GetObjectItemCaseSensitive(census, "caches");
 	const cJSON *total = cJSON_GetObjectItemCaseSensitive(census, "total"), *c;
@@ -560,6 +621,7 @@ cJSON *census_checks(const cJSON *census, const char *slabinfo)
 	cJSON_AddItemToObject(out, "sums", verdict_json(sums));
 	cJSON_AddItemToObject(out, "counter", check_counter(&k, total));
 	cJSON_AddItemToObject(out, "slabinfo", check_slabinfo(&k, caches, slabinfo));
+	cJSON_AddItemToObject(out, "sysfs", check_slub_sysfs(&k, caches, sysfs));
 	cJSON_AddItemToObject(out, "failures", k.failures);
 	return out;
 }

@@ -35,6 +35,11 @@ int cmd_run(int argc, char **argv)
 		OPT_VM(&o.vm, OPT_LONGS_MAX),
 		OPT_INTEGER("repeat", &o.repeat, "N", 1, 1000, NULL, "override every test's repeats"),
 		OPT_INTEGER("boots", &o.boots, "N", 1, 100, NULL, "independent boots per allocator"),
+		OPT_BOOLEAN(0, "slub-sysfs", &o.slub_sysfs,
+			    "check each census cache against SLUB's\n"
+			    "/sys/kernel/slab too; off by default: reading it\n"
+			    "allocates inodes and kernfs nodes, which later\n"
+			    "snapshots would count as SLUB's slab memory"),
 		OPT_STRING(0, "profile", &o.profile, "TEST",
 			   "perf record the workload's tests named TEST (or its\n"
 			   "N-th test) in the guest; the top symbols are kept"),

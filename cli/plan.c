@@ -59,17 +59,33 @@ void plan_profile(struct plan *p, const char *verb, const char *spec)
 	sb_addf(&p->b, SB_VERB_PROFILE " %s %s\n", verb, spec);
 }
 
-void plan_cmd(struct plan *p, const char *name, ...)
+static void plan_words(struct plan *p, va_list ap)
 {
 	const char *arg;
+
+	while ((arg = va_arg(ap, const char *)))
+		sb_addf(&p->b, " %s", arg);
+	sb_addf(&p->b, "\n");
+}
+
+void plan_cmd(struct plan *p, const char *name, ...)
+{
 	va_list ap;
 
 	sb_addf(&p->b, SB_VERB_CMD " %s", name);
 	va_start(ap, name);
-	while ((arg = va_arg(ap, const char *)))
-		sb_addf(&p->b, " %s", arg);
+	plan_words(p, ap);
 	va_end(ap);
-	sb_addf(&p->b, "\n");
+}
+
+void plan_attrs(struct plan *p, const char *name, const char *dir, ...)
+{
+	va_list ap;
+
+	sb_addf(&p->b, SB_VERB_ATTRS " %s %s", name, dir);
+	va_start(ap, dir);
+	plan_words(p, ap);
+	va_end(ap);
 }
 
 void plan_wait(struct plan *p, long seconds)

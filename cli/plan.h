@@ -17,12 +17,14 @@
 #define PLAN_CONFIG		"config"
 #define PLAN_HELD		"slabinfo.held-"	/* followed by the test's index */
 /*
- * Snapshots are WHAT.WHEN: what was read (meminfo, census or slabinfo)
- * at which point ("before", "after", "tN.PHASE"; docs/census.md).
+ * Snapshots are WHAT.WHEN: what was read (meminfo, census, slabinfo or
+ * SLUB's sysfs) at which point ("before", "after", "tN.PHASE";
+ * docs/census.md).
  */
 #define PLAN_MEMINFO		"meminfo"
 #define PLAN_CENSUS		"census"
 #define PLAN_SLABINFO		"slabinfo"
+#define PLAN_SLUB_SYSFS		"sysfs"
 #define PLAN_KTAP		"ktap"
 #define PLAN_KMEMLEAK		"kmemleak"
 
@@ -41,6 +43,8 @@ void plan_macro(struct plan *p, const char *spec);
 void plan_profile(struct plan *p, const char *verb, const char *spec);
 /* argv ends with NULL; no word may contain a blank (the agent splits on them). */
 void plan_cmd(struct plan *p, const char *name, ...) __attribute__((sentinel));
+/* Attributes of every entry of directory @dir, as one file frame; NULL-ended. */
+void plan_attrs(struct plan *p, const char *name, const char *dir, ...) __attribute__((sentinel));
 /* Sleeps until @seconds after the last run, macro or profile line ended. */
 void plan_wait(struct plan *p, long seconds);
 void plan_reload(struct plan *p, long n, const char *spec);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Parsers of what the guest sends as text: /proc files and perf's report. */
+/* Parsers of what the guest sends as text: /proc and /sys files, perf's report. */
 #define _GNU_SOURCE
 #include "procfs.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +119,47 @@ cJSON *slabinfo_lines(const char *text, int *bad_line)
 			*bad_line = lineno;
 			return NULL;
 		}
+		free(copy);
+	}
+	return all;
+}
+
+cJSON *slub_sysfs_parse(const char *text, int *bad_line)
+{
+	cJSON *all = cJSON_CreateObject();
+	int lineno = 0;
+
+	for (const char *line = text; line && *line; line = next_line(line)) {
+		char *copy = line_copy(line), *save = NULL, *name, *tok;
+		cJSON *o = cJSON_CreateObject();
+		bool bad;
+
+		lineno++;
+		name = strtok_r(copy, " ", &save);
+		bad = !name || strchr(name, '=');
+		while (!bad && (tok = strtok_r(NULL, " ", &save))) {
+			char *eq = strchr(tok, '='), *end;
+			unsigned long long v;
+
+			bad = !eq || eq == tok || !isdigit((unsigned char)eq[1]);
+			if (bad)
+				break;
+			*eq = '\0';
+			errno = 0;
+			v = strtoull(eq + 1, &end, 10);
+			bad = *end || errno;
+			if (!bad)
+				cJSON_AddNumberToObject(o, tok, (double)v);
+		}
+		if (bad) {
+			free(copy);
+			cJSON_Delete(o);
+			cJSON_Delete(all);
+			*bad_line = lineno;
+			return NULL;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(all, name);
+		cJSON_AddItemToObject(all, name, o);
 		free(copy);
 	}
 	return all;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Parsers of what the guest sends as text: /proc files and perf's report. */
+/* Parsers of what the guest sends as text: /proc and /sys files, perf's report. */
 #ifndef SLABBENCH_PROCFS_H
 #define SLABBENCH_PROCFS_H
 
@@ -15,6 +15,13 @@ cJSON *slabinfo_parse(const char *text, const char *cache);
  * not parse.
  */
 cJSON *slabinfo_lines(const char *text, int *bad_line);
+/*
+ * The agent's attrs lines of /sys/kernel/slab ("NAME slabs=12 partial=1
+ * ...") as {NAME: {"slabs": 12, ...}}; the value of a name given twice is
+ * the last. NULL with *@bad_line (from 1) if a line has no name, or a
+ * value that is not an unsigned decimal integer.
+ */
+cJSON *slub_sysfs_parse(const char *text, int *bad_line);
 /*
  * "perf report --stdio --sort sym" lines as [{"percent", "symbol",
  * "kernel"}], the first @max.

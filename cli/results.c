@@ -279,20 +279,27 @@ static int on_config(const struct frame *f, void *ctx)
 	return 0;
 }
 
+static const char *snapshot_text(const cJSON *when, const char *what)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(when, what);
+
+	return cJSON_IsString(t) ? t->valuestring : NULL;
+}
+
 /*
- * The census's checks at @when against the slabinfo of the same snapshot,
- * computed afresh as each of the two arrives (the census comes first).
+ * The census's checks at @when against the slabinfo and SLUB sysfs of the
+ * same snapshot, computed afresh as each arrives (the census comes first).
  */
 static void census_recheck(cJSON *when)
 {
 	cJSON *census = cJSON_GetObjectItemCaseSensitive(when, PLAN_CENSUS);
-	const cJSON *slabinfo = cJSON_GetObjectItemCaseSensitive(when, PLAN_SLABINFO);
 
 	if (!cJSON_IsObject(census))
 		return;
 	cJSON_DeleteItemFromObject(census, "checks");
 	cJSON_AddItemToObject(census, "checks",
-			      census_checks(census, cJSON_IsString(slabinfo) ? slabinfo->valuestring : NULL));
+			      census_checks(census, snapshot_text(when, PLAN_SLABINFO),
+					    snapshot_text(when, PLAN_SLUB_SYSFS)));
 }
 
 /*
@@ -326,7 +333,8 @@ static int on_snapshot(const struct frame *f, void *ctx)
 		}
 		free(data);
 	}
-	if (!strcmp(what, PLAN_CENSUS) || !strcmp(what, PLAN_SLABINFO))
+	if (!strcmp(what, PLAN_CENSUS) || !strcmp(what, PLAN_SLABINFO) ||
+	    !strcmp(what, PLAN_SLUB_SYSFS))
 		census_recheck(when);
 	free(what);
 	if (err) {

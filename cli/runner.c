@@ -55,10 +55,11 @@ static bool needs_perf(const bool *profiled, const struct workload *w)
 
 /*
  * One snapshot, frames WHAT.@when. Memory counters settle first (vmstat
- * is per-CPU). /proc/slabinfo comes right after the census, so that the
- * two are compared at nearly the same point (census_checks()).
+ * is per-CPU). /proc/slabinfo and SLUB's sysfs come right after the
+ * census, so that they are compared at nearly the same point
+ * (census_checks()).
  */
-static void plan_snapshots(struct plan *p, const char *when)
+static void plan_snapshots(struct plan *p, const char *when, bool slub_sysfs)
 {
 	static const struct {
 		const char *what, *path;
@@ -67,14 +68,20 @@ static void plan_snapshots(struct plan *p, const char *when)
 		{ PLAN_CENSUS, SB_PATH_CENSUS },
 		{ PLAN_SLABINFO, "/proc/slabinfo" },
 	};
+	char *name;
 
 	plan_write(p, "/proc/sys/vm/stat_refresh", "1");
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		char *name = xasprintf("%s.%s", files[i].what, when);
-
+		name = xasprintf("%s.%s", files[i].what, when);
 		plan_file(p, name, files[i].path);
 		free(name);
 	}
+	if (!slub_sysfs)
+		return;
+	name = xasprintf("%s.%s", PLAN_SLUB_SYSFS, when);
+	plan_attrs(p, name, "/sys/kernel/slab", "slabs", "partial", "objects", "total_objects",
+		   "cpu_slabs", NULL);
+	free(name);
 }
 
 /*
@@ -82,7 +89,7 @@ static void plan_snapshots(struct plan *p, const char *when)
  * cache for overhead (its extra.slabinfo_check), then the census phases
  * its workload entry asks for, then the objects are released.
  */
-static void plan_held(struct plan *p, const struct workload_test *t, int i)
+static void plan_held(struct plan *p, const struct workload_test *t, int i, bool slub_sysfs)
 {
 	if (!strcmp(t->test, "overhead")) {
 		char *name = xasprintf(PLAN_HELD "%d", i);
@@ -97,20 +104,21 @@ static void plan_held(struct plan *p, const struct workload_test *t, int i)
 			plan_write(p, SB_PATH_CENSUS, SB_CENSUS_SHRINK);
 		else
 			plan_wait(p, t->census[k].seconds);
-		plan_snapshots(p, when);
+		plan_snapshots(p, when, slub_sysfs);
 		free(when);
 	}
 	plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
 }
 
-struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config)
+struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config,
+			 bool slub_sysfs)
 {
 	struct plan *p = plan_new();
 
 	plan_file(p, PLAN_INFO, SB_PATH_INFO);
 	plan_file(p, PLAN_CATALOGUE, SB_PATH_TESTS);
 	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
-	plan_snapshots(p, "before");
+	plan_snapshots(p, "before", slub_sysfs);
 	if (guest_config)
 		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
 	for (int i = 0; i < w->nr_tests; i++) {
@@ -126,9 +134,9 @@ struct plan *runner_plan(const struct workload *w, const bool *profiled, bool gu
 			plan_run(p, spec);
 		free(spec);
 		if (w->tests[i].holds)
-			plan_held(p, &w->tests[i], i);
+			plan_held(p, &w->tests[i], i, slub_sysfs);
 	}
-	plan_snapshots(p, "after");
+	plan_snapshots(p, "after", slub_sysfs);
 	return p;
 }
 
@@ -378,7 +386,7 @@ static int run_boot(const struct variant_run *v, int index)
 
 /* Builds (if needed) and stages @variant for @vm; v->doc stays NULL on failure. */
 static void variant_open(struct variant_run *v, const char *variant, const struct vm_opts *vm,
-			 const struct workload *w, const bool *profiled)
+			 const struct workload *w, const bool *profiled, bool slub_sysfs)
 {
 	struct plan *plan;
 	char *config_path;
@@ -387,7 +395,7 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->w = w;
 	if (runner_guest_open(&v->rg, variant, vm))
 		return;
-	plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0);
+	plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
 	ret = runner_guest_stage(&v->rg, plan, needs_perf(profiled, w));
 	plan_free(plan);
 	if (ret)
@@ -466,7 +474,7 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
 		runs[i].out = one_file ? xstrdup(o->output) :
 			      default_output(o->output ? o->output : "results", variants[i], w,
 					     &vm);
-		variant_open(&runs[i], variants[i], &vm, w, profiled);
+		variant_open(&runs[i], variants[i], &vm, w, profiled, o->slub_sysfs);
 	}
 	for (int b = 0; b < o->boots; b++)
 		for (int i = 0; i < nr; i++)

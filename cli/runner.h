@@ -57,6 +57,7 @@ struct runner_opts {
 	const char *profile;	/* the tests to run under perf: a name or a number */
 	long repeat;		/* > 0: every test's repeats */
 	long boots;
+	bool slub_sysfs;	/* census snapshots also read /sys/kernel/slab */
 	bool quiet;		/* the caller reads the file: its path is not printed */
 };
 
@@ -74,9 +75,11 @@ int runner_run(const struct runner_opts *o);
  * memory its census phases, then "release", and the "after" snapshot.
  * The guest proves its config through /proc/config.gz when
  * @guest_config; Debian's kernel has no IKCONFIG_PROC, so there the
- * build's config is all we know.
+ * build's config is all we know. With @slub_sysfs each snapshot ends
+ * with SLUB's /sys/kernel/slab, for census_checks().
  */
-struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config);
+struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config,
+			 bool slub_sysfs);
 
 /*
  * The variants a command names (@argc of @argv), else the four that

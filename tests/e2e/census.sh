@@ -6,14 +6,15 @@
 # line; a cache holding a known number of objects counted exactly; the
 # shrink phase emptying its per-CPU caches; SLOB without caches or any
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
-# fewer free objects than by default. Nothing is skipped: on a kernel
+# fewer free objects than by default; on slub and slub-6.12 each cache
+# agrees with /sys/kernel/slab. Nothing is skipped: on a kernel
 # without the census every check that needs one fails. Debian's kernel,
 # which has none, records null and runs to the end.
 . tests/e2e/lib.sh
 
-# Runs workload $2 on variant $1 into $3; on failure, says why.
+# Runs workload $2 on variant $1 into $3, with options $4...; on failure, says why.
 run_workload() {
-	"$SB" run --alloc="$1" --workload="$2" -o "$3" >/dev/null 2>"$3.err" && return
+	"$SB" run --alloc="$1" --workload="$2" -o "$3" "${@:4}" >/dev/null 2>"$3.err" && return
 	echo "# slabbench run --alloc=$1 --workload=$2 failed:"
 	tail -n 5 "$3.err" | sed 's/^/# /'
 }
@@ -97,6 +98,27 @@ default=$(jq "$sb_caches | map(.free_cpu_partial) | add" "$TMP/slub-partial.json
 zero=$(jq "$sb_caches | map(.free_cpu_partial) | add" "$TMP/slub-partial0.json")
 check "slub: cpu_partial=0 holds fewer free objects in per-CPU partial slabs (${zero:-none}) than the default (${default:-none})" \
 	test "${zero:-x}" -lt "${default:-x}"
+
+# SLUB's own per-cache counts in /sys/kernel/slab, read after the census
+# with --slub-sysfs: on the caches this test filled and mostly freed
+# (CPU, per-CPU partial and node partial slabs all in use) every one of
+# slabs, partial, objects, total_objects and cpu_slabs agrees exactly.
+for v in slub slub-6.12; do
+	run_workload $v "$TMP/partial.json" "$TMP/$v-sysfs.json" --slub-sysfs
+	check "$v: with --slub-sysfs every snapshot has SLUB's sysfs and a sysfs verdict" \
+		jqt "$TMP/$v-sysfs.json" ".boots[0].snapshots | [.before, .\"t0.0s\", .after] |
+			all((.sysfs | type == \"string\") and (.census.checks.sysfs | type == \"string\"))"
+	check "$v: each of the 100 sb-caches agrees with /sys/kernel/slab exactly, CPU and node partials in use" \
+		jqt "$TMP/$v-sysfs.json" ".boots[0].snapshots.\"t0.0s\".census |
+			([.checks.failures[] | select(startswith(\"sysfs: sb-cache-\"))] == []) and
+			([.caches[] | select(.name | startswith(\"sb-cache-\"))] | length == 100 and
+			 (map(.cpu_partial_slabs) | add > 0) and (map(.node_partial_slabs) | add > 0))"
+done
+check "slub: without --slub-sysfs no sysfs is read, and its verdict is null" \
+	jqt "$TMP/slub.json" "($snaps | all(has(\"sysfs\") | not)) and ($snaps | all(.census.checks.sysfs == null))"
+run_workload slab "$TMP/held.json" "$TMP/slab-sysfs.json" --slub-sysfs
+check "slab: --slub-sysfs finds no /sys/kernel/slab: null, and no verdict" \
+	jqt "$TMP/slab-sysfs.json" ".boots[0].snapshots.before | .sysfs == null and .census.checks.sysfs == null"
 
 run_workload debian quick "$TMP/debian.json"
 check "debian: a kernel without the census runs to the end" jqt "$TMP/debian.json" '.status == "complete"'

@@ -201,8 +201,8 @@ static void test_parse_errors(void)
 	free(slub);
 }
 
-/* census_checks() of @text against @slabinfo (NULL: none). */
-static cJSON *checks_of(const char *text, const char *slabinfo)
+/* census_checks() of @text against @slabinfo and @sysfs (NULL: none). */
+static cJSON *checks_sysfs_of(const char *text, const char *slabinfo, const char *sysfs)
 {
 	char *err = NULL;
 	cJSON *c = census_parse(text, &err), *k;
@@ -212,9 +212,14 @@ static cJSON *checks_of(const char *text, const char *slabinfo)
 		free(err);
 		return cJSON_CreateObject();
 	}
-	k = census_checks(c, slabinfo);
+	k = census_checks(c, slabinfo, sysfs);
 	cJSON_Delete(c);
 	return k;
+}
+
+static cJSON *checks_of(const char *text, const char *slabinfo)
+{
+	return checks_sysfs_of(text, slabinfo, NULL);
 }
 
 static bool all_exact(const cJSON *k)
@@ -232,6 +237,56 @@ static const char *failure(const cJSON *k, int i)
 	const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(k, "failures"), i);
 
 	return cJSON_IsString(f) ? f->valuestring : "(none)";
+}
+
+/* SLUB's /sys/kernel/slab against the census: every attribute, and what is not judged. */
+static void test_slub_sysfs(void)
+{
+	char *slub = data_file("census-slub.txt"), *info = data_file("census-slub.slabinfo");
+	char *sysfs = data_file("census-slub.sysfs"), *s;
+	cJSON *k;
+
+	k = checks_sysfs_of(slub, info, sysfs);
+	CHECK(all_exact(k) && string(k, "sysfs") && !strcmp(string(k, "sysfs"), "exact"),
+	      "slub sample and its sysfs (aliases and :unique-id entries beside): exact");
+	cJSON_Delete(k);
+	k = checks_of(slub, info);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "sysfs")), "no sysfs read: null");
+	cJSON_Delete(k);
+
+	static const struct {
+		const char *from, *to, *failure;
+	} cases[] = {
+		{ "kmalloc-1k slabs=5 ", "kmalloc-1k slabs=6 ", "sysfs: kmalloc-1k: slabs 6, but slabs = 5" },
+		{ "total_objects=160", "total_objects=161",
+		  "sysfs: kmalloc-1k: total_objects 161, but objects = 160" },
+		{ "objects=128", "objects=160",
+		  "sysfs: kmalloc-1k: objects 160, but objects - free_node_partial - free_empty = 128" },
+		{ "kmalloc-1k slabs=5 partial=1", "kmalloc-1k slabs=5 partial=0",
+		  "sysfs: kmalloc-1k: partial 0, but node_partial_slabs + empty_slabs = 1" },
+		{ "total_objects=160 cpu_slabs=4", "total_objects=160 cpu_slabs=2",
+		  "sysfs: kmalloc-1k: cpu_slabs 2, but cpu_slabs + cpu_partial_slabs = 4" },
+		{ "total_objects=160 cpu_slabs=4", "total_objects=160",
+		  "sysfs: kmalloc-1k: no cpu_slabs" },
+		{ "task_struct slabs=4 partial=1 objects=15 total_objects=16 cpu_slabs=1\n", "",
+		  "sysfs: task_struct: no /sys/kernel/slab entry" },
+		{ "bio-120 slabs=0", "bio-120 slabs=x", "sysfs: line 2 does not parse" },
+		{ "bio-120 slabs=0", "bio-120 slabs", "sysfs: line 2 does not parse" },
+		{ "bio-120 slabs=0", "bio-120 =0", "sysfs: line 2 does not parse" },
+		{ "bio-120 slabs=0", "bio-120 slabs=-1", "sysfs: line 2 does not parse" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		s = edit(sysfs, cases[i].from, cases[i].to);
+		k = checks_sysfs_of(slub, info, s);
+		CHECK(string(k, "sysfs") && !strcmp(string(k, "sysfs"), "off"), "sysfs off: %s",
+		      cases[i].failure);
+		CHECK_STR(failure(k, 0), cases[i].failure, "and named");
+		cJSON_Delete(k);
+		free(s);
+	}
+	free(slub);
+	free(info);
+	free(sysfs);
 }
 
 static void test_checks(void)
@@ -573,7 +628,7 @@ static void test_plan(void)
 	struct plan *p;
 
 	workload_parse("w.json", census_workload, 0, &w);
-	p = runner_plan(&w, profiled, true);
+	p = runner_plan(&w, profiled, true, false);
 	CHECK_STR(plan_text(p),
 		  "file info /sys/kernel/debug/slabbench/info\n"
 		  "file catalogue /sys/kernel/debug/slabbench/tests\n"
@@ -610,6 +665,13 @@ static void test_plan(void)
 		  "file slabinfo.after /proc/slabinfo\n",
 		  "the plan: census phases after the run and before release, census then slabinfo");
 	plan_free(p);
+	p = runner_plan(&w, profiled, true, true);
+	CHECK(strstr(plan_text(p), "file slabinfo.t0.5s /proc/slabinfo\n"
+			      "attrs sysfs.t0.5s /sys/kernel/slab slabs partial objects total_objects cpu_slabs\n"
+			      "write /sys/kernel/debug/slab_census shrink\n") &&
+	      strstr(plan_text(p), "attrs sysfs.before ") && strstr(plan_text(p), "attrs sysfs.after "),
+	      "with SLUB's sysfs asked for: read after the slabinfo of every snapshot");
+	plan_free(p);
 	workload_free(&w);
 }
 
@@ -618,6 +680,7 @@ int main(void)
 	test_parse_samples();
 	test_parse_errors();
 	test_checks();
+	test_slub_sysfs();
 	test_results();
 	test_workload_phases();
 	test_plan();

@@ -872,7 +872,7 @@ static bool try_census(const char *text, struct tally *t)
 		free(err);
 		return false;
 	}
-	k = census_checks(c, NULL);
+	k = census_checks(c, NULL, NULL);
 	ok = !err && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(c, "caches")) &&
 	     cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "total")) &&
 	     cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(k, "failures"));

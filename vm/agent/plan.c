@@ -2,14 +2,16 @@
 /*
  * The plan the host put into the initramfs, one verb a line (the verbs:
  * SB_VERB_* in linux/slabbench.h), carried out line by line from a table
- * of verbs; run, file, write, cmd and wait are small enough to live here.
+ * of verbs; run, file, attrs, write, cmd and wait are small enough to live here.
  */
 #define _GNU_SOURCE
 #include "agent.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/slabbench.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -137,6 +139,69 @@ static int verb_cmd(char *args)
 	return 0;
 }
 
+/* " ATTR=WORD", WORD the first word of DIR/ENTRY/ATTR; nothing if unreadable. */
+static void attr_word(FILE *out, const char *dir, const char *entry, const char *attr)
+{
+	char path[PATH_MAX], word[64];
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, entry, attr) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fscanf(f, "%63s", word) == 1)
+		fprintf(out, " %s=%s", attr, word);
+	fclose(f);
+}
+
+/*
+ * SLUB's /sys/kernel/slab holds one directory per cache (and a link per
+ * alias): a few hundred entries of a few attributes each, which one frame
+ * per file would spell out in frame headers.
+ */
+static int verb_attrs(char *args)
+{
+	char *argv[MAX_WORDS], *buf = NULL;
+	struct dirent **entries;
+	size_t len = 0;
+	int argc = split(args, argv, MAX_WORDS), n;
+	FILE *out;
+
+	if (argc < 3)
+		return PLAN_BAD;
+	n = scandir(argv[1], &entries, NULL, alphasort);
+	if (n < 0 && errno == ENOENT) {
+		send_frame(SB_FRAME_MISSING, argv[0], "", 0);
+		return 0;
+	}
+	if (n < 0) {
+		say("%s: %s", argv[1], strerror(errno));
+		return -1;
+	}
+	out = open_memstream(&buf, &len);
+	for (int i = 0; i < n; i++) {
+		const char *e = entries[i]->d_name;
+
+		if (out && e[0] != '.') {
+			fputs(e, out);
+			for (int a = 2; a < argc; a++)
+				attr_word(out, argv[1], e, argv[a]);
+			fputc('\n', out);
+		}
+		free(entries[i]);
+	}
+	free(entries);
+	if (!out || fclose(out)) {
+		say("%s: out of memory", argv[0]);
+		free(buf);
+		return -1;
+	}
+	send_frame(SB_FRAME_FILE, argv[0], buf, len);
+	free(buf);
+	return 0;
+}
+
 static int verb_wait(char *args)
 {
 	struct timespec until = last_result;
@@ -205,6 +270,7 @@ static const struct verb {
 	{ SB_VERB_FILE, NULL, verb_file, false },
 	{ SB_VERB_WRITE, NULL, verb_write, false },
 	{ SB_VERB_CMD, NULL, verb_cmd, false },
+	{ SB_VERB_ATTRS, NULL, verb_attrs, false },
 	{ SB_VERB_WAIT, NULL, verb_wait, false },
 	{ SB_VERB_RELOAD, NULL, verb_reload, false },
 	{ SB_VERB_FUZZ, NULL, verb_fuzz, false },

@@ -74,6 +74,11 @@
  *   write PATH VALUE   write VALUE to PATH; a PATH this kernel lacks is
  *                      skipped
  *   cmd NAME ARGV...   run ARGV (no shell), send its standard output (cmd)
+ *   attrs NAME DIR ATTR...
+ *                      for each entry E of DIR in name order, one line
+ *                      "E ATTR=V ..." with V the first word of DIR/E/ATTR
+ *                      (an ATTR that E lacks is left out); sent as file
+ *                      NAME (missing if DIR is absent)
  *   wait SECONDS       sleep until SECONDS after the last run, macro or
  *                      profile line ended (the plan's start if none)
  *   reload N SPEC      unload attempt during SPEC, then N unload and load
@@ -87,6 +92,7 @@
 #define SB_VERB_FILE		"file"
 #define SB_VERB_WRITE		"write"
 #define SB_VERB_CMD		"cmd"
+#define SB_VERB_ATTRS		"attrs"
 #define SB_VERB_WAIT		"wait"
 #define SB_VERB_RELOAD		"reload"
 #define SB_VERB_FUZZ		"fuzz"
