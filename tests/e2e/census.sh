@@ -7,7 +7,8 @@
 # shrink phase emptying its per-CPU caches; SLOB without caches or any
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
 # fewer free objects than by default; on slub and slub-6.12 each cache
-# agrees with /sys/kernel/slab. Nothing is skipped: on a kernel
+# agrees with /sys/kernel/slab. With two NUMA nodes, SLAB's alien caches
+# hold the objects freed on the other node. Nothing is skipped: on a kernel
 # without the census every check that needs one fails. Debian's kernel,
 # which has none, records null and runs to the end.
 . tests/e2e/lib.sh
@@ -119,6 +120,21 @@ check "slub: without --slub-sysfs no sysfs is read, and its verdict is null" \
 run_workload slab "$TMP/held.json" "$TMP/slab-sysfs.json" --slub-sysfs
 check "slab: --slub-sysfs finds no /sys/kernel/slab: null, and no verdict" \
 	jqt "$TMP/slab-sysfs.json" ".boots[0].snapshots.before | .sysfs == null and .census.checks.sysfs == null"
+
+# Two NUMA nodes, a CPU on each: objects freed on the other node's CPU
+# go to SLAB's alien caches, which exist only there; the census reads
+# every node's lists, and stays exact.
+for v in slab slub; do
+	run_workload $v "$TMP/partial.json" "$TMP/$v-numa.json" --numa=2 --cpus=2
+	check "$v --numa=2: the census sees 2 nodes, its pages are the kernel's counter exactly" \
+		jqt "$TMP/$v-numa.json" ".boots[0].snapshots.\"t0.0s\".census |
+			.nodes == 2 and .checks.counter == \"exact\" and .checks.sums == \"exact\""
+done
+check "slab --numa=2: objects freed across nodes wait in alien caches" \
+	jqt "$TMP/slab-numa.json" "[.boots[0].snapshots.\"t0.0s\".census.caches[] |
+		select(.name | startswith(\"sb-cache-\")) | .free_alien] | add > 0"
+check "slub --numa=2: SLUB has no alien cache" \
+	jqt "$TMP/slub-numa.json" ".boots[0].snapshots.\"t0.0s\".census.caches | all(has(\"free_alien\") | not)"
 
 run_workload debian quick "$TMP/debian.json"
 check "debian: a kernel without the census runs to the end" jqt "$TMP/debian.json" '.status == "complete"'
