@@ -282,6 +282,24 @@ static const struct {
 };
 
 /*
+ * The census table's heading, its two figure columns *@width wide: the
+ * variants' names where they fit in a 72-column line (9 characters), else
+ * "base" and "new", named below the heading. A name is never cut short:
+ * "slub-6.1" would be another kernel.
+ */
+static void census_heading(struct strbuf *b, const char *base, const char *new, int *width)
+{
+	int longest = (int)(strlen(base) > strlen(new) ? strlen(base) : strlen(new));
+	bool fit = longest <= 9;
+
+	*width = fit && longest > 8 ? longest : 8;
+	sb_addf(b, "\n  %5s %7s %5s  %-12s%*s %*s %6s %s\n", "CPUs", "caches", "boots", "figure",
+		*width, fit ? base : "base", *width, fit ? new : "new", "ratio", "95% CI");
+	if (!fit)
+		sb_addf(b, "  base: %s\n  new: %s\n", base, new);
+}
+
+/*
  * The census table: a block per CPU count that both sides have, fewest
  * CPUs first, then the 30% verdict at each.
  */
@@ -290,7 +308,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 {
 	struct strbuf claims = { 0 };
 	bool *done = xcalloc(v->nr, sizeof(*done)), missing_ci = false, numa = false;
-	int blocks = 0;
+	int blocks = 0, width = 8;
 
 	sb_addf(&claims, "%s", "");
 	for (;;) {
@@ -319,9 +337,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			sb_addf(b, "\n");
 			wrap(b, 2, head);
 			free(head);
-			sb_addf(b, "\n  %5s %7s %5s  %-12s%8.8s %8.8s %6s %s\n", "CPUs", "caches",
-				"boots", "figure", c->runs[0].label, c->runs[1].label, "ratio",
-				"95% CI");
+			census_heading(b, c->runs[0].label, c->runs[1].label, &width);
 		}
 		/* "8/2": 8 CPUs on 2 nodes. */
 		if (a->numa > 1)
@@ -344,8 +360,8 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 				sb_addf(b, "  %5s %7s %5s  ", cpus, caches, boots);
 			else
 				sb_addf(b, "  %5s %7s %5s  ", "", "", "");
-			sb_addf(b, "%-12s%8.2f %8.2f  x%.2f %s\n", census_rows[f].name,
-				x.a.mean / SLABMEM_MIB, x.b.mean / SLABMEM_MIB, x.r, ci);
+			sb_addf(b, "%-12s%*.2f %*.2f  x%.2f %s\n", census_rows[f].name, width,
+				x.a.mean / SLABMEM_MIB, width, x.b.mean / SLABMEM_MIB, x.r, ci);
 		}
 		claim = claim_text(a, o, &slab);
 		if (*claim)
