@@ -342,8 +342,7 @@ static void memory_where_chart(struct chart *c, const struct slabmem_point *pts,
 			top += part.median / SLABMEM_MIB;
 		}
 		sb_addf(&b, "\n");
-		sb_addf(&q, "%d %.6g \"kmem_cache + kmem_cache_node: %.1f KiB\"\n", rows++, top,
-			s.median / 1024);
+		sb_addf(&q, "%d %.6g \"%.1f KiB\"\n", rows++, top, s.median / 1024);
 	}
 	if (!rows) {
 		free(b.s);

@@ -5,7 +5,8 @@
 # the allocator keeps them and slab tails; the caches' per-CPU structures
 # are in Percpu beside them. Above each bar (ratiofile: "x y text"): the
 # allocator's kmem_cache and kmem_cache_node, slab objects counted in
-# "live objects".
+# "live objects", in KiB; what that figure is, under the key (a label
+# naming it above each bar would run into the next).
 # Set by slabbench plot: datafile, ratiofile, outfile, termtype,
 # charttitle, ncols, colours (one per column, in order).
 if (termtype eq "svg") {
@@ -24,6 +25,7 @@ set xtics noenhanced
 set ylabel "MiB"
 set yrange [0:*]
 set key outside right top noenhanced
+set label 1 "Above each bar: the allocator's\nkmem_cache + kmem_cache_node,\nin live objects" at screen 0.72, screen 0.45 left noenhanced
 # Room above the bars for their labels.
 set offsets 0, 0, graph 0.1, 0
 plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) \

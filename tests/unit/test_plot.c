@@ -203,8 +203,9 @@ static void test_census_charts(void)
 		       "\"free in empty slabs\" \"slab tails\" \"per-CPU structures\"\n\"slab\" "),
 	      "census plot: the locations either allocator has, none absent from both (alien)");
 	CHECK(file_has(dir, "memory-where.ratios", "0 ") &&
-	      file_has(dir, "memory-where.ratios", "\"kmem_cache + kmem_cache_node: 1.4 KiB\"\n1 "),
-	      "census plot: the allocator's own structures above each bar");
+	      file_has(dir, "memory-where.ratios", "\"1.4 KiB\"\n1 ") &&
+	      file_has(dir, "memory-where.svg", "kmem_cache + kmem_cache_node"),
+	      "census plot: the allocator's own structures above each bar, named beside");
 	CHECK(file_has(dir, "memory-where.svg", "at 4 CPUs") &&
 	      file_has(dir, "memory-where.svg", "census at 't0.0s'"),
 	      "census plot: by default the most CPUs, and the held phase");
