@@ -39,8 +39,10 @@ TCG_HDRS := $(wildcard tcg/*.h)
 TCG_TESTS := $(BUILD)/tests/test_cachesim $(BUILD)/tests/test_insnclass
 PLUGIN := $(BUILD)/tcg/slabbench-cost.so
 # The plugin's bare test guest: multiboot, 32-bit, no libraries. The
-# bench builds are a long loop for timing the plugin against plain TCG.
-COSTGUESTS := $(BUILD)/tests/costguest $(BUILD)/tests/costguest-bench1 $(BUILD)/tests/costguest-bench2
+# bench builds are a long loop for timing the plugin against plain TCG;
+# the bad build places markers wrongly.
+COSTGUESTS := $(BUILD)/tests/costguest $(BUILD)/tests/costguest-bench1 \
+	$(BUILD)/tests/costguest-bench2 $(BUILD)/tests/costguest-bad
 GUEST_FLAGS := -m32 -ffreestanding -nostdlib -static -no-pie -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,-T,tests/costguest/guest.ld
 
@@ -63,6 +65,10 @@ $(PLUGIN): tcg/slabbench-cost.c $(TCG_LIB) $(TCG_HDRS) Makefile
 $(BUILD)/tests/costguest: tests/costguest/guest.S tests/costguest/guest.ld Makefile
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_FLAGS) -o $@ $<
+
+$(BUILD)/tests/costguest-bad: tests/costguest/guest.S tests/costguest/guest.ld Makefile
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_FLAGS) -DBAD -o $@ $<
 
 $(BUILD)/tests/costguest-bench%: tests/costguest/guest.S tests/costguest/guest.ld Makefile
 	@mkdir -p $(@D)

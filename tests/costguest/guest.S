@@ -5,7 +5,8 @@
  * masked, so every window's counts follow from the code below alone.
  * tests/e2e/costplugin.sh holds the expected figures; the comment above
  * each window says how they follow. Built twice more as a long workload
- * for timing the plugin (BENCH=1: inside one window; BENCH=2: no window).
+ * for timing the plugin (BENCH=1: inside one window; BENCH=2: no window),
+ * and once with misplaced markers (BAD).
  *
  * It reports on COM1 and powers off through isa-debug-exit (port 0xf4):
  * writing 0x10 makes QEMU exit with status 33.
@@ -45,7 +46,22 @@ _start:
 	out %al, $0x21
 	out %al, $0xa1
 
-#ifndef BENCH
+#if defined(BAD)
+	/*
+	 * Misplaced markers: a START after 3 bits, an END with no window
+	 * open; neither makes a window. Then a good window 10 of one
+	 * instruction.
+	 */
+	MARK 0x11
+	MARK 0x10
+	MARK 0x11
+	MARK 0x01
+	nop
+	END
+	START 10
+	nop
+	END
+#elif !defined(BENCH)
 	/* Window 1: 1000 x (dec, jnz) = 2000 instructions, no memory. */
 	mov $1000, %ecx
 	START 1
