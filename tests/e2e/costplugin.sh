@@ -56,12 +56,18 @@ check "a 512-byte buffer read once: 8 cold misses per level" \
 	test "$(window a 4)" = "insns 32 loads 8 stores 0 locked 0 irqflag 0 l1d_miss 8 l2_miss 8 llc_miss 8"
 check "the same buffer read 10 times more: no miss" \
 	test "$(window a 5)" = "insns 360 loads 80 stores 0 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0"
-check "an access across a line boundary touches both lines" \
+check "an access across a line boundary touches both lines (sim=window: cold)" \
 	test "$(window a 6)" = "insns 2 loads 1 stores 1 locked 0 irqflag 0 l1d_miss 2 l2_miss 2 llc_miss 2"
 # Window 7's two misses: its buffer's line and the stack's, evicted by window 3.
 check "5 locked (lock prefix after other prefixes, xchg with memory) and 7 irq-flag instructions" \
 	test "$(window a 7)" = "insns 14 loads 7 stores 7 locked 5 irqflag 7 l1d_miss 2 l2_miss 2 llc_miss 2"
 check "two runs: byte-identical output" cmp -s "$TMP/a.out" "$TMP/b.out"
+
+boot costguest always "$SMALL,sim=always"
+check "sim=always: the model sees accesses outside windows (window 6 warm)" \
+	test "$(window always 6)" = "insns 2 loads 1 stores 1 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0"
+check "sim=always: the other windows' counts are the same" \
+	test "$(grep -v '^window 6 ' "$TMP/always.out")" = "$(grep -v '^window 6 ' "$TMP/a.out")"
 
 boot costguest default ""
 check "the default geometry is Zen 4's" \
