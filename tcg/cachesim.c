@@ -10,13 +10,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* No line number reaches this: a line is at least 8 bytes. */
 #define INVALID UINT64_MAX
 
 struct cache {
 	uint64_t sets;
+	uint64_t set_mask;	/* sets - 1 when sets is a power of two, else 0 */
 	uint32_t ways;
 	uint64_t *lines;	/* sets * ways, MRU first within a set */
 };
@@ -102,6 +102,7 @@ struct cache *cache_new(const struct cache_geom *g)
 		return NULL;
 	c->ways = g->ways;
 	c->sets = g->size / ((uint64_t)g->ways * g->line);
+	c->set_mask = (c->sets & (c->sets - 1)) ? 0 : c->sets - 1;
 	n = c->sets * c->ways;
 	c->lines = malloc(n * sizeof(*c->lines));
 	if (!c->lines) {
@@ -120,17 +121,30 @@ void cache_free(struct cache *c)
 	free(c);
 }
 
+/*
+ * A division per access is most of the model's cost when the set count
+ * is a power of two, as it nearly always is: mask then.
+ */
+static inline uint64_t set_of(const struct cache *c, uint64_t line)
+{
+	return c->set_mask || c->sets == 1 ? line & c->set_mask : line % c->sets;
+}
+
 bool cache_touch(struct cache *c, uint64_t line)
 {
-	uint64_t *set = c->lines + (line % c->sets) * c->ways;
-	uint32_t i, last = c->ways - 1;
+	uint64_t *set = c->lines + set_of(c, line) * c->ways;
+	uint32_t i;
 	bool hit;
 
-	for (i = 0; i < last && set[i] != line; i++)
+	if (set[0] == line)
+		return true;
+	for (i = 1; i < c->ways && set[i] != line; i++)
 		;
-	/* Found at i, or not found and i is the LRU way that makes room. */
-	hit = set[i] == line;
-	memmove(set + 1, set, i * sizeof(*set));
+	hit = i < c->ways;
+	if (!hit)
+		i = c->ways - 1;	/* the LRU way makes room */
+	for (; i > 0; i--)
+		set[i] = set[i - 1];
 	set[0] = line;
 	return hit;
 }

@@ -57,6 +57,11 @@ struct vcpu {
 	uint32_t nbits;
 	struct counts c;
 	struct cache *priv[2];	/* L1d, L2 */
+	/*
+	 * The line this vCPU touched last, which is therefore the most
+	 * recent in its L1d: touching it again is a hit that changes nothing.
+	 */
+	uint64_t last_line;
 	uint64_t bad_markers;
 };
 
@@ -136,6 +141,9 @@ static void touch_line(struct vcpu *v, uint64_t line)
 	uint64_t miss[LEVELS] = { 0 };
 	int i;
 
+	if (line == v->last_line)
+		return;
+	v->last_line = line;
 	if (cache_walk(v->priv, 2, line, miss) == 2) {
 		pthread_mutex_lock(&llc_lock);
 		miss[LLC] = !cache_touch(llc, line);
@@ -304,6 +312,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	for (i = 0; i < n_vcpus; i++) {
 		vcpus[i].priv[0] = cache_new(&geom[L1D]);
 		vcpus[i].priv[1] = cache_new(&geom[L2]);
+		vcpus[i].last_line = UINT64_MAX;
 		if (!vcpus[i].priv[0] || !vcpus[i].priv[1])
 			return fail("-plugin", "out of memory for the caches");
 	}

@@ -85,6 +85,24 @@ static void test_extremes(void)
 	cache_free(fa);
 }
 
+/* 3 sets of 4 ways (an LLC slice count need not be a power of two). */
+static void test_odd_sets(void)
+{
+	struct cache *c = make("768/4/64");
+	uint64_t l;
+	int hits = 0;
+
+	for (l = 0; l < 12; l += 3)
+		cache_touch(c, l);
+	for (l = 0; l < 12; l += 3)
+		hits += cache_touch(c, l);
+	CHECK(hits == 4, "lines 0, 3, 6, 9 share set 0 and fit its 4 ways");
+	CHECK(!cache_touch(c, 1) && !cache_touch(c, 2), "lines 1 and 2 go to the other sets");
+	CHECK(cache_touch(c, 9), "... leaving set 0 alone");
+	CHECK(!cache_touch(c, 12) && !cache_touch(c, 0), "a fifth line in set 0 evicts its LRU (0)");
+	cache_free(c);
+}
+
 /*
  * The two known answers the e2e test checks in a guest, on the model
  * alone: a stream larger than every level misses at every level; a
@@ -121,6 +139,7 @@ int main(void)
 	test_parse();
 	test_lru();
 	test_extremes();
+	test_odd_sets();
 	test_hierarchy();
 	return check_done();
 }
