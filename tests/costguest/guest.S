@@ -189,6 +189,18 @@ _start:
 	call puts
 	mov %ebx, %eax
 	call puthex
+
+	/*
+	 * Window 9: rep stosl of 16 words. QEMU runs a rep string
+	 * instruction once per iteration and once more to find ECX zero, so
+	 * the plugin (like icount) counts 17 instructions, where a CPU
+	 * retires one; 16 stores into one line never touched: 1 miss.
+	 */
+	mov $repbuf, %edi
+	mov $16, %ecx
+	START 9
+	rep stosl
+	END
 #else
 	/* 20 M x 7 instructions walking 256 KiB, a new line every 4th load. */
 	mov $20000000, %ecx
@@ -255,6 +267,7 @@ bigbuf:		.skip 65536 * 4
 warmbuf:	.skip 512
 splitbuf:	.skip 4096
 mixbuf:		.skip 64
+repbuf:		.skip 64 * 2
 		.balign 16
 stack:		.skip 4096
 stack_top:

@@ -43,8 +43,8 @@ check "the guest ran to its end (exit status 33)" test "$(cat "$TMP/a.rc")" = 33
 check "nothing on QEMU's stdout or stderr" test ! -s "$TMP/a.log"
 check "header names the model's geometry" \
 	test "$(head -n 1 "$TMP/a.out")" = "# slabbench-cost 1 l1d=1K/2/64 l2=2K/2/64 llc=4K/4/64"
-check "eight windows, in the order they closed" \
-	test "$(awk '$1 == "window" { printf "%s ", $2 }' "$TMP/a.out")" = "1 2 3 4 5 6 7 8 "
+check "nine windows, in the order they closed" \
+	test "$(awk '$1 == "window" { printf "%s ", $2 }' "$TMP/a.out")" = "1 2 3 4 5 6 7 8 9 "
 check "a loop of 1000 x 2 instructions: exactly 2000" \
 	test "$(window a 1)" = "insns 2000 loads 0 stores 0 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0"
 # Window 2's two misses: its buffer's line and the stack's, both cold.
@@ -61,6 +61,8 @@ check "an access across a line boundary touches both lines (sim=window: cold)" \
 # Window 7's two misses: its buffer's line and the stack's, evicted by window 3.
 check "5 locked (lock prefix after other prefixes, xchg with memory) and 7 irq-flag instructions" \
 	test "$(window a 7)" = "insns 14 loads 7 stores 7 locked 5 irqflag 7 l1d_miss 2 l2_miss 2 llc_miss 2"
+check "rep stosl x16: one count per iteration and one to find ECX zero, as QEMU runs it" \
+	test "$(window a 9)" = "insns 17 loads 0 stores 16 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1"
 check "two runs: byte-identical output" cmp -s "$TMP/a.out" "$TMP/b.out"
 
 boot costguest always "$SMALL,sim=always"
