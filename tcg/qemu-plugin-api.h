@@ -10,11 +10,11 @@
  * values and struct layouts below are the 7.2 ones: a mismatch here is an
  * ABI break that no compiler would catch.
  *
- * qemu_plugin_meminfo_t is opaque to us: in 7.2 it is a MemOpIdx
- * ((MemOp << 4) | mmu_idx) with the access direction (enum
- * qemu_plugin_mem_rw) in bits 16 and up (include/qemu/plugin.h,
- * make_plugin_meminfo()). We decode it only through the accessors QEMU
- * exports, so the layout can stay QEMU's business.
+ * qemu_plugin_meminfo_t: in 7.2 a MemOpIdx ((MemOp << 4) | mmu_idx) in
+ * bits 0-15 with the access direction (enum qemu_plugin_mem_rw) in bits
+ * 16 and up (7.2's include/qemu/plugin.h, make_plugin_meminfo()). Size
+ * and direction of stores come from the exported accessors; only the
+ * R/W/RW direction, which none exports, is read from the bits.
  */
 #ifndef SLABBENCH_QEMU_PLUGIN_API_H
 #define SLABBENCH_QEMU_PLUGIN_API_H

@@ -155,6 +155,19 @@ static void touch_line(struct vcpu *v, uint64_t line)
 }
 
 /*
+ * QEMU 7.2 reports a plain access as R or W, but an atomic read-modify-
+ * write under multi-threaded TCG (CF_PARALLEL) as a single RW callback:
+ * that is a load and a store, as it is under thread=single. The direction
+ * sits in bits 16 and up of the meminfo, above the MemOpIdx (7.2's
+ * include/qemu/plugin.h, make_plugin_meminfo()); QEMU exports no accessor
+ * for it.
+ */
+static enum qemu_plugin_mem_rw meminfo_rw(qemu_plugin_meminfo_t info)
+{
+	return (enum qemu_plugin_mem_rw)(info >> 16);
+}
+
+/*
  * Only RAM is cached: an access to a device (MMIO) is counted as a load
  * or store but never reaches the cache model.
  */
@@ -168,10 +181,10 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 	if (!v->open && !sim_always)
 		return;
 	if (v->open) {
-		if (qemu_plugin_mem_is_store(info))
-			v->c.stores++;
-		else
-			v->c.loads++;
+		enum qemu_plugin_mem_rw rw = meminfo_rw(info);
+
+		v->c.loads += !!(rw & QEMU_PLUGIN_MEM_R);
+		v->c.stores += !!(rw & QEMU_PLUGIN_MEM_W);
 	}
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))

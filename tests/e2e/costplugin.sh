@@ -16,12 +16,13 @@ SMALL=l1d=1K/2/64,l2=2K/2/64,llc=4K/4/64
 # boot GUEST NAME PLUGIN-ARGS [QEMU ARGS...]: output in $TMP/NAME.out,
 # console in NAME.serial, QEMU's own stdout and stderr in NAME.log and
 # its exit status in NAME.rc (33: the guest powered off as planned).
+# ACCEL overrides the accelerator.
 boot() {
 	local guest=$1 name=$2 args=$3
 
 	shift 3
-	timeout 60 qemu-system-x86_64 -accel tcg,thread=single -m 32 -display none \
-		-no-reboot -serial "file:$TMP/$name.serial" \
+	timeout 60 qemu-system-x86_64 -accel "${ACCEL:-tcg,thread=single}" -m 32 \
+		-display none -no-reboot -serial "file:$TMP/$name.serial" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$GUESTS/$guest" \
 		-plugin "$PLUGIN,out=$TMP/$name.out${args:+,$args}" "$@" >"$TMP/$name.log" 2>&1
 	echo $? >"$TMP/$name.rc"
@@ -70,6 +71,11 @@ check "sim=always: the model sees accesses outside windows (window 6 warm)" \
 	test "$(window always 6)" = "insns 2 loads 1 stores 1 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0"
 check "sim=always: the other windows' counts are the same" \
 	test "$(grep -v '^window 6 ' "$TMP/always.out")" = "$(grep -v '^window 6 ' "$TMP/a.out")"
+
+# Under multi-threaded TCG with 2 vCPUs, locked instructions run as
+# atomics that QEMU reports as one read-write access each.
+ACCEL=tcg,thread=multi boot costguest mttcg "$SMALL" -smp 2
+check "multi-threaded TCG, 2 vCPUs: the same counts" cmp -s "$TMP/mttcg.out" "$TMP/a.out"
 
 boot costguest default ""
 check "the default geometry is Zen 4's" \
