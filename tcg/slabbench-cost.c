@@ -8,6 +8,8 @@
  *
  *   -plugin build/tcg/slabbench-cost.so,out=PATH[,l1d=G][,l2=G][,llc=G][,sim=window|always]
  *
+ * G is SIZE/WAYS/LINE, e.g. 32K/8/64.
+ *
  * Instructions are counted by a callback on each instruction rather than
  * by adding a block's length when the block starts: a block that a fault
  * leaves early would otherwise count instructions that never ran.
@@ -32,8 +34,9 @@ static const char *const level_name[LEVELS] = { "l1d", "l2", "llc" };
  * The default hierarchy is one core of AMD's Zen 4 (Ryzen 7000, EPYC
  * 9004): 32 KiB 8-way L1d, 1 MiB 8-way L2, 32 MiB 16-way L3 shared by the
  * 8 cores of a CCX, 64-byte lines everywhere ("Software Optimization
- * Guide for the AMD Zen4 Microarchitecture", AMD pub. 57647 rev. 3.00,
- * sections 2.11 "L1 Data Cache", 2.13 "L2 Cache", 2.14 "L3 Cache").
+ * Guide for the AMD Zen4 Microarchitecture", AMD publication 57647, its
+ * sections on the L1 data, L2 and L3 caches). The geometry only: Zen 4's
+ * L3 is a victim cache of L2, the model fills every level on a miss.
  */
 static const struct cache_geom default_geom[LEVELS] = {
 	{ 32ULL << 10, 8, 64 },
