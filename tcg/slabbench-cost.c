@@ -103,7 +103,8 @@ static void on_marker(unsigned int index, void *udata)
 		if (v->open)
 			v->c.insns++;
 		v->id = v->id << 1 | (m == MARK_BIT1);
-		v->nbits++;
+		if (v->nbits <= 32)
+			v->nbits++;	/* 33 stands for "too many" */
 		return;
 	case MARK_START:
 		if (v->open || v->nbits != 32) {
@@ -321,10 +322,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 
 	line_shift = (uint32_t)__builtin_ctz(geom[L1D].line);
 	n_vcpus = info->system.max_vcpus;
-	vcpus = calloc((size_t)n_vcpus, sizeof(*vcpus));
+	/* sizeof(struct vcpu) is a multiple of its alignment, as aligned_alloc wants. */
+	vcpus = aligned_alloc(_Alignof(struct vcpu), (size_t)n_vcpus * sizeof(*vcpus));
 	llc = cache_new(&geom[LLC]);
 	if (!vcpus || !llc)
 		return fail("-plugin", "out of memory for the caches");
+	memset(vcpus, 0, (size_t)n_vcpus * sizeof(*vcpus));
 	for (i = 0; i < n_vcpus; i++) {
 		vcpus[i].priv[0] = cache_new(&geom[L1D]);
 		vcpus[i].priv[1] = cache_new(&geom[L2]);
