@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A bare multiboot v1 guest for the cost plugin's known answers: no
- * Linux, no paging (physical = virtual), interrupts off and the PICs
- * masked, so every window's counts follow from the code below alone.
+ * Linux, interrupts off and the PICs masked, so every window's counts
+ * follow from the code below alone. Windows 1-9 run in 32-bit protected
+ * mode without paging (physical = virtual); windows 20-23 in 64-bit mode
+ * with page tables of its own.
  * tests/e2e/costplugin.sh holds the expected figures; the comment above
  * each window says how they follow. Built twice more as a long workload
  * for timing the plugin (BENCH=1: inside one window; BENCH=2: no window),
@@ -201,6 +203,7 @@ _start:
 	START 9
 	rep stosl
 	END
+	jmp long_mode
 #else
 	/* 20 M x 7 instructions walking 256 KiB, a new line every 4th load. */
 	mov $20000000, %ecx
@@ -256,6 +259,125 @@ puthex:
 	out %al, %dx
 	ret
 
+#if !defined(BENCH) && !defined(BAD)
+/*
+ * Into 64-bit mode with paging, for what the 32-bit windows cannot show:
+ * physical tagging, an access across pages that are not physically
+ * adjacent, and instructions with REX prefixes. Virtual memory is the
+ * identity, in 2 MiB pages, except 2-4 MiB, in 4 KiB pages (pt1) of which
+ * only two are mapped: 0x200000 onto aliaspage, 0x201000 onto farpage.
+ * Physically, aliaspage is followed by gappage, then farpage.
+ */
+long_mode:
+	mov $pdpt + 3, %eax
+	mov %eax, pml4
+	mov $pd + 3, %eax
+	mov %eax, pdpt
+	xor %ecx, %ecx
+1:	mov %ecx, %eax
+	shl $21, %eax
+	or $0x83, %eax		/* present, writable, 2 MiB */
+	mov %eax, pd(, %ecx, 8)
+	inc %ecx
+	cmp $16, %ecx
+	jne 1b
+	movl $pt1 + 3, pd + 8
+	movl $aliaspage + 3, pt1
+	movl $farpage + 3, pt1 + 8
+	mov $pml4, %eax
+	mov %eax, %cr3
+	mov %cr4, %eax
+	or $0x20, %eax		/* PAE */
+	mov %eax, %cr4
+	mov $0xc0000080, %ecx	/* EFER */
+	rdmsr
+	or $0x100, %eax		/* LME */
+	wrmsr
+	mov %cr0, %eax
+	or $0x80000000, %eax	/* PG */
+	mov %eax, %cr0
+	lgdt gdt_ptr
+	ljmp $0x08, $1f
+	.code64
+1:	mov $0x10, %eax
+	mov %eax, %ds
+	mov %eax, %es
+	mov %eax, %ss
+
+	/*
+	 * Window 20: aliaspage's first line read through the identity map,
+	 * then through 0x200000: the same physical line, so 2 loads and 1
+	 * miss per level (a virtually tagged model would miss twice).
+	 */
+	mov $aliaspage, %esi
+	mov $0x200000, %edi
+	START 20
+	mov (%rsi), %eax
+	mov (%rdi), %eax
+	END
+
+	/*
+	 * Window 21: an 8-byte load at 0x200ffc reads aliaspage's last line
+	 * and farpage's first (2 misses per level), then farpage's first
+	 * line through the identity map hits: 2 loads, 2 misses. Taking
+	 * the physical line after aliaspage's would have missed 3 times.
+	 */
+	mov $0x200ffc, %esi
+	mov $farpage, %edi
+	START 21
+	mov (%rsi), %rax
+	mov (%rdi), %eax
+	END
+
+	/* Window 22: gappage's first line was never touched: 1 miss. */
+	mov $gappage, %esi
+	START 22
+	mov (%rsi), %eax
+	END
+
+	/*
+	 * Window 23: 64-bit forms. Locked: lock cmpxchg with REX.W, xchg
+	 * with memory with REX.W, lock add = 3 (xchg %rax,%rbx, 48 93, is
+	 * not). Interrupt flag: pushfq, popfq, cli, sti, cli = 5. Each
+	 * memory operand is read and written (3 loads, 3 stores), pushfq
+	 * stores, popfq loads: 9 instructions, 4 loads, 4 stores.
+	 */
+	mov $mixbuf, %esi
+	START 23
+	lock cmpxchg %rcx, (%rsi)
+	xchg %rax, 8(%rsi)
+	xchg %rax, %rbx
+	lock addq $1, 16(%rsi)
+	pushfq
+	popfq
+	cli
+	sti
+	cli
+	END
+
+	mov $done_text, %esi
+	mov $0x3f8, %dx
+1:	lodsb
+	test %al, %al
+	jz 2f
+	out %al, %dx
+	jmp 1b
+2:	mov $0x10, %eax
+	out %eax, $0xf4
+3:	hlt
+	jmp 3b
+	.code32
+
+	.section .rodata
+	.balign 8
+gdt:	.quad 0
+	.quad 0x00209a0000000000	/* 0x08: 64-bit code */
+	.quad 0x0000920000000000	/* 0x10: data */
+gdt_ptr:
+	.word gdt_ptr - gdt - 1
+	.long gdt
+#endif
+
 	.section .rodata
 hexdigits:	.ascii "0123456789abcdef"
 tsc_text:	.asciz "tsc "
@@ -268,6 +390,13 @@ warmbuf:	.skip 512
 splitbuf:	.skip 4096
 mixbuf:		.skip 64
 repbuf:		.skip 64 * 2
-		.balign 16
+		.balign 4096
+pml4:		.skip 4096
+pdpt:		.skip 4096
+pd:		.skip 4096
+pt1:		.skip 4096
+aliaspage:	.skip 4096
+gappage:	.skip 4096
+farpage:	.skip 4096
 stack:		.skip 4096
 stack_top:

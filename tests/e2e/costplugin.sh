@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Known answers for the cost-model plugin (tcg/), in a bare multiboot guest
-# (tests/costguest/guest.S) with no Linux: exact instruction, load, store,
-# locked and interrupt-flag counts, a miss per access when striding past
-# every cache level, no misses when re-reading a buffer that fits in L1d,
-# byte-identical output from two runs, and the instruction count against
-# QEMU's own (-icount shift=0 makes the guest's TSC count instructions).
+# (tests/costguest/guest.S, 32-bit then 64-bit with paging) with no Linux:
+# exact instruction, load, store, locked and interrupt-flag counts, a miss
+# per access when striding past every cache level, no misses when
+# re-reading a buffer that fits in L1d, physical tagging, byte-identical
+# output from two runs, and the instruction count against QEMU's own
+# (-icount shift=0 makes the guest's TSC count instructions).
 . tests/e2e/lib.sh
 
 PLUGIN=$PWD/build/tcg/slabbench-cost.so
@@ -44,8 +45,8 @@ check "the guest ran to its end (exit status 33)" test "$(cat "$TMP/a.rc")" = 33
 check "nothing on QEMU's stdout or stderr" test ! -s "$TMP/a.log"
 check "header names the model's geometry" \
 	test "$(head -n 1 "$TMP/a.out")" = "# slabbench-cost 1 l1d=1K/2/64 l2=2K/2/64 llc=4K/4/64"
-check "nine windows, in the order they closed" \
-	test "$(awk '$1 == "window" { printf "%s ", $2 }' "$TMP/a.out")" = "1 2 3 4 5 6 7 8 9 "
+check "thirteen windows, in the order they closed" \
+	test "$(awk '$1 == "window" { printf "%s ", $2 }' "$TMP/a.out")" = "1 2 3 4 5 6 7 8 9 20 21 22 23 "
 check "a loop of 1000 x 2 instructions: exactly 2000" \
 	test "$(window a 1)" = "insns 2000 loads 0 stores 0 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0"
 # Window 2's two misses: its buffer's line and the stack's, both cold.
@@ -64,6 +65,15 @@ check "5 locked (lock prefix after other prefixes, xchg with memory) and 7 irq-f
 	test "$(window a 7)" = "insns 14 loads 7 stores 7 locked 5 irqflag 7 l1d_miss 2 l2_miss 2 llc_miss 2"
 check "rep stosl x16: one count per iteration and one to find ECX zero, as QEMU runs it" \
 	test "$(window a 9)" = "insns 17 loads 0 stores 16 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1"
+# Windows 20-23 run in 64-bit mode with paging.
+check "64-bit, paging: one physical line read through two virtual pages misses once" \
+	test "$(window a 20)" = "insns 2 loads 2 stores 0 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1"
+check "64-bit, paging: a load across two pages mapped apart touches the right physical lines" \
+	test "$(window a 21)" = "insns 2 loads 2 stores 0 locked 0 irqflag 0 l1d_miss 2 l2_miss 2 llc_miss 2"
+check "64-bit, paging: ... and not the line physically after the first page" \
+	test "$(window a 22)" = "insns 1 loads 1 stores 0 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1"
+check "64-bit: REX-prefixed locked (3) and irq-flag (5) instructions" \
+	grep -q "^window 23 vcpu 0 insns 9 loads 4 stores 4 locked 3 irqflag 5 " "$TMP/a.out"
 check "two runs: byte-identical output" cmp -s "$TMP/a.out" "$TMP/b.out"
 
 boot costguest always "$SMALL,sim=always"
