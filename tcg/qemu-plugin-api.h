@@ -12,9 +12,10 @@
  *
  * qemu_plugin_meminfo_t: in 7.2 a MemOpIdx ((MemOp << 4) | mmu_idx) in
  * bits 0-15 with the access direction (enum qemu_plugin_mem_rw) in bits
- * 16 and up (7.2's include/qemu/plugin.h, make_plugin_meminfo()). Size
- * and direction of stores come from the exported accessors; only the
- * R/W/RW direction, which none exports, is read from the bits.
+ * 16 and up (7.2's include/qemu/plugin.h, make_plugin_meminfo()). The
+ * size comes from the exported accessor; the direction is read from the
+ * bits, since qemu_plugin_mem_is_store() cannot tell a read-modify-write
+ * from a store.
  */
 #ifndef SLABBENCH_QEMU_PLUGIN_API_H
 #define SLABBENCH_QEMU_PLUGIN_API_H
@@ -90,11 +91,8 @@ const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
-bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
-
-void qemu_plugin_outs(const char *string);
 
 #endif
