@@ -213,6 +213,42 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 	return doc;
 }
 
+/* The preemption model a .config chose: what a reviewer asks about first. */
+static const char *preempt_model(const char *config)
+{
+	static const struct {
+		const char *line, *model;
+	} models[] = {
+		{ "CONFIG_PREEMPT_RT=y", "PREEMPT_RT" },
+		{ "CONFIG_PREEMPT=y", "PREEMPT" },
+		{ "CONFIG_PREEMPT_VOLUNTARY=y", "PREEMPT_VOLUNTARY" },
+		{ "CONFIG_PREEMPT_NONE=y", "PREEMPT_NONE" },
+	};
+
+	for (size_t i = 0; config && i < ARRAY_SIZE(models); i++) {
+		const char *p = strstr(config, models[i].line);
+		size_t n = strlen(models[i].line);
+
+		/* Whole lines only: CONFIG_PREEMPT=y is in CONFIG_PREEMPT_RT=y's neighbourhood. */
+		if (p && (p == config || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return models[i].model;
+	}
+	return "?";
+}
+
+/* Where the kernel's config came from, and its preemption model. */
+static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
+{
+	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
+	char *base = strcmp(g->tree, "debian") ?
+		     xasprintf("make tinyconfig + vm/config fragments (linux-source-%s)", g->tree) :
+		     xstrdup("Debian's packaged kernel config");
+
+	cJSON_AddStringToObject(kernel, "config_base", base);
+	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
+	free(base);
+}
+
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
 static char *sibling(const char *path, const char *suffix)
 {
@@ -320,8 +356,12 @@ struct variant_run {
 	bool failed;
 };
 
-/* One boot; returns 0 when the guest ran the whole plan cleanly. */
-static int run_boot(const struct variant_run *v, int index)
+/*
+ * One boot; returns 0 when the guest ran the whole plan cleanly. @order
+ * is its place among every boot of the interleaved run (from 0), so that
+ * drift over the run can be told from the allocator afterwards.
+ */
+static int run_boot(const struct variant_run *v, int index, int order)
 {
 	cJSON *doc = v->doc, *boot = cJSON_CreateObject();
 	cJSON *vm = cJSON_GetObjectItemCaseSensitive(doc, "vm");
@@ -338,6 +378,7 @@ static int run_boot(const struct variant_run *v, int index)
 	}
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
 	cJSON_AddNumberToObject(boot, "index", index);
+	cJSON_AddNumberToObject(boot, "order", order);
 	if (vm_boot(&v->rg.stage.vm, &r)) {
 		free(console);
 		return -1;
@@ -401,6 +442,7 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	if (!v->alloc_config)
 		v->alloc_config = xstrdup("");
 	v->doc = new_document(vm, &v->rg.g, w, v->rg.cmdline);
+	add_config_base(v->doc, &v->rg.g, v->build_config);
 }
 
 /* Saves what @v has (NAME.partial.json when a boot failed); 0 when it is complete. */
@@ -463,15 +505,22 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
 	vm.cpus = cpus;
 	vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
+		int same = 0;
+		char *name;
+
+		/* An A/A run names one variant twice: slub, then slub-2. */
+		for (int j = 0; j < i; j++)
+			same += !strcmp(variants[j], variants[i]);
+		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
 		runs[i].out = one_file ? xstrdup(o->output) :
-			      default_output(o->output ? o->output : "results", variants[i], w,
-					     &vm);
+			      default_output(o->output ? o->output : "results", name, w, &vm);
+		free(name);
 		variant_open(&runs[i], variants[i], &vm, w, profiled);
 	}
-	for (int b = 0; b < o->boots; b++)
+	for (int b = 0, order = 0; b < o->boots; b++)
 		for (int i = 0; i < nr; i++)
 			if (runs[i].doc && !runs[i].failed)
-				runs[i].failed = run_boot(&runs[i], b) != 0;
+				runs[i].failed = run_boot(&runs[i], b, order++) != 0;
 	for (int i = 0; i < nr; i++)
 		failed |= variant_close(&runs[i], o->quiet) != 0;
 	free(runs);
