@@ -64,7 +64,7 @@ static int build(struct comparison *c, cJSON *a, cJSON *b)
 	static const char *const paths[] = { "a.json", "b.json" };
 	const cJSON *docs[] = { a, b };
 
-	return compare_build(c, paths, docs, 2, 0.05);
+	return compare_build(c, paths, docs, 2, 0.05, NULL, NULL);
 }
 
 static void test_equal(void)
@@ -304,7 +304,7 @@ static void test_golden(void)
 		docs[i] = results_load(paths[i]);
 	CHECK(docs[0] && docs[1] && compare_check(paths[0], docs[0], false) == 0 &&
 	      compare_check(paths[1], docs[1], false) == 0, "golden inputs load");
-	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0, "golden compared");
+	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0, "golden compared");
 	text = compare_text(&c);
 	CHECK(want && !strcmp(text, want), "text output matches tests/data/compare.txt");
 	if (want && strcmp(text, want))
@@ -320,7 +320,7 @@ static void test_golden(void)
 	compare_free(&c);
 	/* Three other runs make two tables per test, each within 100 columns. */
 	CHECK(compare_build(&c, (const char *const[]){ paths[0], paths[1], paths[2], paths[1] },
-			    (const cJSON *const[]){ docs[0], docs[1], docs[2], docs[1] }, 4, 0.05) == 0,
+			    (const cJSON *const[]){ docs[0], docs[1], docs[2], docs[1] }, 4, 0.05, NULL, NULL) == 0,
 	      "four runs compared");
 	text = compare_text(&c);
 	CHECK(widest_line(text) <= 100 && strstr(text, "slub#4"), "four runs: 100 columns, unique labels");

@@ -32,7 +32,7 @@ static void test_golden(void)
 	CHECK(docs != NULL, "report: both results files load");
 	if (!docs)
 		goto out;
-	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0,
+	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
 	      "report: the runs compare");
 	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK_STR(text, golden ? golden : "", "report: matches tests/data/report.txt");
@@ -77,7 +77,7 @@ static char *census_report(const struct fixture *fs, int n, const char *phase)
 
 	for (int i = 0; i < n; i++)
 		docs[i] = fixture_doc(&fs[i]);
-	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05))
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
 		text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	copy = xstrdup(text ? text : "");
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
