@@ -201,11 +201,13 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 		nr_emulated++;
 	}
 	if (nr_emulated == c->nr_runs)
-		add_warning(c, xasprintf("times were emulated (%s) in every run: absolute times "
-					 "mean little, compare ratios", base->accel));
+		add_warning(c, xasprintf("times were emulated (%s) in every run: they measure how "
+					 "fast the host emulated the guest, not hardware, and their "
+					 "ratios are not hardware's ratios", base->accel));
 	else if (emulated)
-		add_warning(c, xasprintf("times were emulated in %s: absolute times mean little, "
-					 "compare ratios between runs under one accelerator", emulated));
+		add_warning(c, xasprintf("times were emulated in %s: they measure how fast the host "
+					 "emulated the guest, not hardware; do not compare them with "
+					 "times from another accelerator", emulated));
 	free(emulated);
 }
 
@@ -360,10 +362,9 @@ int compare_build(struct comparison *c, const char *const *paths, const cJSON *c
 		add_rows(c, docs, t, noise);
 	adjust(c);
 	if (noise)
-		c->floor_note = xasprintf("noise floor from %s: %d of %d metrics have one (the 95th "
-					  "percentile of |A/A change| under %s)",
-					  noise_path ? noise_path : "the floor file", c->nr_floors,
-					  c->nr_rows, c->runs[0].accel);
+		c->floor_note = xasprintf("noise floor: %d of %d metrics have one under %s, from %s",
+					  c->nr_floors, c->nr_rows, c->runs[0].accel,
+					  noise_path ? noise_path : "the floor file");
 	else if (noise_path)
 		c->floor_note = xasprintf("no noise floor at %s (slabbench noise measures one): "
 					  "changes are judged by statistics alone", noise_path);
@@ -374,10 +375,9 @@ char *compare_untested_why(const struct comparison *c, int r)
 {
 	if (c->boots[0] >= CMP_MIN_BOOTS && c->boots[r] >= CMP_MIN_BOOTS)
 		return NULL;
-	return xasprintf("%s has %d boot%s against %s's %d, and a test across boots needs "
-			 "%d a side (--boots=%d)", c->runs[r].label, c->boots[r],
-			 c->boots[r] == 1 ? "" : "s", c->runs[0].label, c->boots[0],
-			 CMP_MIN_BOOTS, CMP_MIN_BOOTS);
+	return xasprintf("%s has %d boot%s, %s %d: a test across boots needs %d a side",
+			 c->runs[r].label, c->boots[r], c->boots[r] == 1 ? "" : "s",
+			 c->runs[0].label, c->boots[0], CMP_MIN_BOOTS);
 }
 
 bool compare_row_emulated(const struct comparison *c, const struct cmp_row *row)
@@ -441,7 +441,7 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 	return count;
 }
 
-/* Means in 10 columns: two decimals while they fit, else 4 digits. */
+/* Values in 9 columns: two decimals while they fit, else 4 digits. */
 static void fmt_value(char *out, size_t size, double v)
 {
 	snprintf(out, size, fabs(v) < 1e6 ? "%.2f" : "%.4g", v);
@@ -500,8 +500,11 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 	if (x->present) {
 		fmt_value(mean, sizeof(mean), x->s.mean);
 		fmt_change(change, sizeof(change), row, x->pct, x->diff, x->has_pct);
-		if (x->has_ci && kind_shows_difference(row->kind))
+		/* A count the same in every boot has a point for an interval. */
+		if (x->has_ci && kind_shows_difference(row->kind) && x->ci_lo != x->ci_hi)
 			snprintf(ci, sizeof(ci), "%+.3g..%+.3g", x->ci_lo, x->ci_hi);
+		else if (x->has_ci && kind_shows_difference(row->kind))
+			snprintf(ci, sizeof(ci), "exact");
 		else if (x->has_ci)
 			snprintf(ci, sizeof(ci), "%+.1f..%+.1f%%", x->ci_lo, x->ci_hi);
 		if (!isnan(row->floor))
@@ -511,7 +514,7 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 		else if (x->inside_floor)
 			strcpy(mark, "floor");
 	}
-	sb_addf(b, " %10s %9s %17s %6s %-7s", mean, change, ci, floor, mark);
+	sb_addf(b, " %9s %9s %15s %6s %s", mean, change, ci, floor, mark);
 }
 
 static void fmt_within(char *out, size_t size, double within)
@@ -526,9 +529,9 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 		       int r)
 {
 	/* Each run's name over its value: a long one reaches to the left. */
-	sb_addf(b, "%*s%*s%-7s %10s\n", METRIC_WIDTH + 9, "", 10, c->runs[0].label, "",
+	sb_addf(b, "%*s%9s%-7s %9s\n", METRIC_WIDTH + 9, "", c->runs[0].label, "",
 		c->runs[r].label);
-	sb_addf(b, "%-*s%-8s %10s %6s %10s %9s %17s %6s %s\n", METRIC_WIDTH, "metric (unit)", "kind",
+	sb_addf(b, "%-*s%-8s %9s %6s %9s %9s %15s %6s %s\n", METRIC_WIDTH, "metric (unit)", "kind",
 		"value", "wIQR", "value", "change", "95% CI", "floor", "mark");
 	for (int i = first_row; i < end_row; i++) {
 		const struct cmp_row *row = &c->rows[i];
@@ -541,7 +544,7 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 			sb_addf(b, "%-*s", METRIC_WIDTH, name);
 		fmt_value(mean, sizeof(mean), row->base.mean);
 		fmt_within(within, sizeof(within), row->base_within);
-		sb_addf(b, "%-8s %10s %6s", kind_label(c, row), mean, within);
+		sb_addf(b, "%-8s %9s %6s", kind_label(c, row), mean, within);
 		text_cell(b, row, &row->cells[r - 1]);
 		sb_endline(b);
 		free(name);
