@@ -211,31 +211,62 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 	free(emulated);
 }
 
-/* Each boot's median, summarised over the boots. */
-static void boot_summary(const cJSON *m, struct summary *s, double *within)
+/*
+ * Each boot's median, summarised over the boots (@s), and their
+ * logarithms (@ls; n = 0 when one is not positive).
+ */
+static void boot_summary(const cJSON *m, struct summary *s, struct summary *ls, double *within)
 {
 	double *x;
-	size_t n = metric_boot_medians(m, &x, within);
+	size_t n = metric_boot_medians(m, &x, within), i;
 
 	summarize(x, n, s);
+	for (i = 0; i < n && x[i] > 0; i++)
+		x[i] = log(x[i]);
+	summarize(x, i == n ? n : 0, ls);
 	free(x);
+}
+
+/* The percent change, its interval and test, of a log row's cell. */
+static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha, bool testable)
+{
+	double lo, hi;
+
+	x->value = exp(x->ls.mean);
+	x->pct = 100 * expm1(x->ls.mean - row->lbase.mean);
+	x->has_pct = true;
+	x->has_ci = !difference_ci(&row->lbase, &x->ls, alpha, &lo, &hi);
+	if (x->has_ci) {
+		x->ci_lo = 100 * expm1(lo);
+		x->ci_hi = 100 * expm1(hi);
+	}
+	x->tested = row->kind == KIND_TIME && testable && !welch_test(&row->lbase, &x->ls, &x->w);
+	x->worse = row->higher_better ? x->ls.mean < row->lbase.mean : x->ls.mean > row->lbase.mean;
 }
 
 static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON *m,
 		      double alpha, bool testable)
 {
 	x->present = true;
-	boot_summary(m, &x->s, &x->within);
-	x->diff = x->s.mean - row->base.mean;
-	x->has_pct = !percent_change(&row->base, &x->s, &x->pct);
-	if (kind_shows_difference(row->kind))
-		x->has_ci = !difference_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
-	else
-		x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
 	x->q = NAN;
-	x->tested = row->kind == KIND_TIME && testable && !welch_test(&row->base, &x->s, &x->w);
+	boot_summary(m, &x->s, &x->ls, &x->within);
+	x->diff = x->s.mean - row->base.mean;
+	if (row->log && x->ls.n) {
+		fill_log(x, row, alpha, testable);
+	} else {
+		x->value = x->s.mean;
+		x->has_pct = !percent_change(&row->base, &x->s, &x->pct);
+		if (kind_shows_difference(row->kind))
+			x->has_ci = !difference_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
+		else
+			x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo,
+						       &x->ci_hi);
+		x->tested = row->kind == KIND_TIME && testable &&
+			    !welch_test(&row->base, &x->s, &x->w);
+		x->worse = row->higher_better ? x->s.mean < row->base.mean :
+			   x->s.mean > row->base.mean;
+	}
 	x->beyond_floor = isnan(row->floor) || !x->has_pct || fabs(x->pct) > row->floor;
-	x->worse = row->higher_better ? x->s.mean < row->base.mean : x->s.mean > row->base.mean;
 }
 
 /*
@@ -296,7 +327,9 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 		if (row->kind != KIND_TIME)
 			row->floor = NAN;
 		c->nr_floors += !isnan(row->floor);
-		boot_summary(m, &row->base, &row->base_within);
+		boot_summary(m, &row->base, &row->lbase, &row->base_within);
+		row->log = !kind_shows_difference(row->kind) && row->lbase.n;
+		row->base_value = row->log ? exp(row->lbase.mean) : row->base.mean;
 		for (int r = 1; r < c->nr_runs; r++) {
 			const cJSON *o = test_metric(run_test(docs[r], test), m->string);
 
@@ -498,7 +531,7 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 	char mean[32] = "-", change[32] = "", ci[40] = "", floor[16] = "", mark[16] = "";
 
 	if (x->present) {
-		fmt_value(mean, sizeof(mean), x->s.mean);
+		fmt_value(mean, sizeof(mean), x->value);
 		fmt_change(change, sizeof(change), row, x->pct, x->diff, x->has_pct);
 		/* A count the same in every boot has a point for an interval. */
 		if (x->has_ci && kind_shows_difference(row->kind) && x->ci_lo != x->ci_hi)
@@ -542,7 +575,7 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 			sb_addf(b, "%s\n%*s", name, METRIC_WIDTH, "");
 		else
 			sb_addf(b, "%-*s", METRIC_WIDTH, name);
-		fmt_value(mean, sizeof(mean), row->base.mean);
+		fmt_value(mean, sizeof(mean), row->base_value);
 		fmt_within(within, sizeof(within), row->base_within);
 		sb_addf(b, "%-8s %9s %6s", kind_label(c, row), mean, within);
 		text_cell(b, row, &row->cells[r - 1]);
@@ -568,8 +601,9 @@ char *compare_text(const struct comparison *c)
 			run->allocator, run->release, accel, c->boots[r], run->path);
 		free(accel);
 	}
-	sb_addf(&b, "\nvalue = mean over boots of each boot's median; wIQR = spread within a boot\n"
-		    "(median over boots of IQR / median); change = (value - base) / |base|, in\n"
+	sb_addf(&b, "\nvalue = geometric mean over boots of each boot's median (times, cycles; the\n"
+		    "arithmetic mean for counts); wIQR = spread within a boot (median over boots\n"
+		    "of IQR / median); change = value / base - 1 (t-test and CI on the logs), in\n"
 		    "percentage points for %% and as a difference for exact and model counts;\n"
 		    "95%% CI of the change; floor = A/A noise floor (95th percentile of |change|)\n"
 		    "kind: time (tested), emulated (a time under TCG: the host's speed, not\n"
@@ -645,6 +679,7 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "run", label);
+	add_number(o, "value", x->value);
 	add_summary(o, &x->s, x->within);
 	if (x->has_pct)
 		add_number(o, "change_pct", x->pct);
@@ -678,14 +713,17 @@ cJSON *compare_json(const struct comparison *c)
 	int last = -1;
 
 	cJSON_AddStringToObject(doc, "tool", "slabbench " SLABBENCH_VERSION);
-	cJSON_AddStringToObject(doc, "test", "Welch's unequal-variance t-test, two-sided, on each "
-				"boot's median; times only");
+	cJSON_AddStringToObject(doc, "test", "Welch's unequal-variance t-test, two-sided, on the "
+				"logarithm of each boot's median (scale log; linear when a median "
+				"is not positive); times only");
 	cJSON_AddStringToObject(doc, "correction", "Benjamini-Hochberg over each run's tested "
 				"metrics (q); significant: q < alpha and |change_pct| > floor_pct");
 	cJSON_AddNumberToObject(doc, "alpha", c->alpha);
 	cJSON_AddNumberToObject(doc, "min_boots", CMP_MIN_BOOTS);
 	cJSON_AddStringToObject(doc, "change_pct_ci",
-				"1 - alpha, delta method, Welch-Satterthwaite degrees of freedom");
+				"1 - alpha; log scale: Welch's interval of the difference of mean "
+				"logs, exponentiated; linear: delta method; Welch-Satterthwaite "
+				"degrees of freedom");
 	cJSON_AddStringToObject(doc, "change_ci", "exact and model kinds: 1 - alpha interval of "
 				"the difference, Welch");
 	if (c->floor_note)
@@ -738,12 +776,14 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(m, "unit", row->unit);
 		cJSON_AddStringToObject(m, "better", row->higher_better ? "higher" : "lower");
 		cJSON_AddStringToObject(m, "kind", metric_kind_name(row->kind));
+		cJSON_AddStringToObject(m, "scale", row->log ? "log" : "linear");
 		cJSON_AddBoolToObject(m, "emulated", compare_row_emulated(c, row));
 		add_number(m, "floor_pct", row->floor);
 		if (row->labels)
 			cJSON_AddItemToObject(m, "labels", cJSON_Duplicate(row->labels, 1));
 		base = cJSON_AddObjectToObject(m, "base");
 		cJSON_AddStringToObject(base, "run", c->runs[0].label);
+		add_number(base, "value", row->base_value);
 		add_summary(base, &row->base, row->base_within);
 		cells = cJSON_AddArrayToObject(m, "runs");
 		for (int r = 1; r < c->nr_runs; r++)

@@ -24,9 +24,11 @@
 struct cmp_cell {
 	bool present;		/* false: the run lacks this metric */
 	struct summary s;	/* over the boots' medians */
+	struct summary ls;	/* over their logarithms; n = 0 when one is not positive */
+	double value;		/* shown: geometric mean of boot medians on a log row, else mean */
 	double within;		/* median over boots of IQR / median; NAN if none */
 	bool has_pct, has_ci, tested;
-	double pct;		/* change of the mean of boot medians, percent */
+	double pct;		/* change of value, percent */
 	double diff;		/* the same as a difference, in the metric's unit */
 	double ci_lo, ci_hi;	/* 95% of the change shown: pct, or diff for exact kinds */
 	struct welch w;
@@ -44,7 +46,16 @@ struct cmp_row {
 	enum metric_kind kind;
 	const cJSON *labels;	/* a sweep point's labels, or NULL */
 	struct summary base;	/* over the base's boot medians */
+	struct summary lbase;	/* over their logarithms, as cells' ls */
+	double base_value;
 	double base_within;
+	/*
+	 * Changes in percent (times, cycles) are ratios: on a log row they
+	 * are tested and bounded on the logarithms of boot medians, so that
+	 * a slow boot (a descheduled QEMU makes one several times slower
+	 * under TCG) weighs as a factor, not as its absolute excess.
+	 */
+	bool log;
 	double floor;		/* the A/A floor in percent; NAN when none is known */
 	struct cmp_cell *cells;	/* one per other run */
 };

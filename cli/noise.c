@@ -110,9 +110,7 @@ static double split_change(const double *x, const bool *in_b, size_t n)
 			na++;
 		}
 	}
-	sa /= na;
-	sb /= nb;
-	return sa ? 100 * (sb - sa) / fabs(sa) : NAN;
+	return 100 * expm1(sb / nb - sa / na);
 }
 
 /* Next combination of @k of @n (indices ascending), false after the last. */
@@ -258,6 +256,9 @@ static size_t pooled(const cJSON *const *docs, int n, int t, const char *name, d
 		if (!m)
 			continue;
 		k = metric_boot_medians(m, &x, &within);
+		/* Changes are ratios of geometric means, as compare's on a log row. */
+		for (size_t i = 0; i < k; i++)
+			x[i] = x[i] > 0 ? log(x[i]) : NAN;
 		*out = xrealloc(*out, (total + k + 1) * sizeof(**out));
 		memcpy(*out + total, x, k * sizeof(*x));
 		total += k;

@@ -38,7 +38,8 @@ double noise_floor(const cJSON *noise, const char *accel, const char *spec,
  * Measures the A/A distribution from @n results files of one variant,
  * workload and accelerator: the boots of all of them are pooled and
  * every split into two equal halves (NOISE_MAX_SPLITS sampled ones
- * beyond that) gives a change of the mean of boot medians. Each time
+ * beyond that) gives a change: the ratio of the halves' geometric means of
+ * boot medians, less 1, in percent. Each time
  * metric's entry in @noise is replaced. Returns how many metrics were
  * measured, or -1 after a one-line error.
  */

@@ -512,12 +512,12 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
 }
 
-/* A boot-median value and the spread within its boots, in 16 columns. */
-static void value_spread(char *out, size_t size, const struct summary *s, double within)
+/* A value over boots and the spread within its boots, in 16 columns. */
+static void value_spread(char *out, size_t size, double value, double within)
 {
 	char mean[32];
 
-	snprintf(mean, sizeof(mean), fabs(s->mean) < 1e6 ? "%.2f" : "%.3g", s->mean);
+	snprintf(mean, sizeof(mean), fabs(value) < 1e6 ? "%.2f" : "%.3g", value);
 	if (!isnan(within))
 		snprintf(out, size, "%10s \xc2\xb1%3.0f%%", mean, fmin(999, 100 * within / 2));
 	else
@@ -567,11 +567,12 @@ static void results(struct strbuf *b, const struct comparison *c)
 {
 	int hidden = 0, last_test = -1;
 
-	sb_addf(b, "\nResults (boots' median \xc2\xb1half the IQR within a boot; * beyond\n"
-		"the floor and BH q < %g; counts as differences, %% in points)\n\n", c->alpha);
+	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
+		"boot; * beyond the floor and BH q < %g; counts as means and\n"
+		"differences, %% in points)\n\n", c->alpha);
 	sb_addf(b, "%16s %27s\n", c->runs[0].label, c->runs[1].label);
 	sb_addf(b, "---------------- ---------------------------\n");
-	sb_addf(b, "%16s %9s  %16s  %s\n", "median  \xc2\xb1iqr/2", "change", "median  \xc2\xb1iqr/2",
+	sb_addf(b, "%16s %9s  %16s  %s\n", "value  \xc2\xb1iqr/2", "change", "value  \xc2\xb1iqr/2",
 		"metric");
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
@@ -590,9 +591,9 @@ static void results(struct strbuf *b, const struct comparison *c)
 			sb_addf(b, "\n%.*s\n", REPORT_WIDTH, row->spec + (strncmp(row->spec, "test=", 5) ? 0 : 5));
 			last_test = row->test;
 		}
-		value_spread(base, sizeof(base), &row->base, row->base_within);
+		value_spread(base, sizeof(base), row->base_value, row->base_within);
 		if (x->present) {
-			value_spread(other, sizeof(other), &x->s, x->within);
+			value_spread(other, sizeof(other), x->value, x->within);
 			change_text(pct, sizeof(pct), row, x);
 		}
 		title = xasprintf("%s (%s%s)", row->metric, row->unit,

@@ -23,7 +23,7 @@ static const char *const paths[] = {
  * slabinfo and the 'before' census left out), with the floor that
  * slabbench noise measured from the slub file's boots, and the report
  * they must give; regenerate the golden file with
- * SLABBENCH_NOISE=tests/data/compare-noise.json build/slabbench report
+ * SLABBENCH_NOISE=tests/data/noise-compare.json build/slabbench report
  * tests/data/report5-slab.json tests/data/report5-slub.json
  * >tests/data/report.txt after a deliberate change of layout.
  */
@@ -39,12 +39,12 @@ static void test_golden(void)
 	int over = 0, lines = 0;
 	bool missing;
 
-	noise = noise_load("tests/data/compare-noise.json", &missing);
+	noise = noise_load("tests/data/noise-compare.json", &missing);
 	CHECK(docs != NULL && noise != NULL, "report: both results files and the floor load");
 	if (!docs)
 		goto out;
 	CHECK(compare_build(&c, golden_paths, (const cJSON *const *)docs, 2, 0.05, noise,
-			    "tests/data/compare-noise.json") == 0,
+			    "tests/data/noise-compare.json") == 0,
 	      "report: the runs compare");
 	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK_STR(text, golden ? golden : "", "report: matches tests/data/report.txt");
