@@ -4,8 +4,8 @@
 # 'default' workload, with the default number of boots (5 a side,
 # interleaved), flags nothing, with the floor that slabbench noise
 # measures from 2 x 5 more boots. Slow: 20 boots of the whole catalogue,
-# about 25 s each on a quiet 2-core host (over 8 minutes), and several
-# times that on a loaded one; the cheap A/A on 'quick' is in
+# about 25 s each on a quiet 2-core host; measured 659 s on our shared
+# one (load average 6 to 9). The cheap A/A on 'quick' is in
 # tests/e2e/knownanswer.sh.
 . tests/e2e/lib.sh
 
