@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
+#include "noise.h"
 #include "options.h"
 #include "report.h"
 #include "util.h"
@@ -34,9 +35,11 @@ int cmd_report(int argc, char **argv)
 		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]", .min_args = 2,
 		.max_args = -1,
 		.about = "Writes a regression report of NEW against BASE, at most 72 columns wide:\n"
-			 "a subject naming the largest significant change, a summary, the setup,\n"
-			 "both kernels and how their configs differ, the results (mean, %stddev,\n"
-			 "%change, Welch's t-test), memory, and the commands that reproduce it.\n"
+			 "a subject naming the change with the strongest evidence beyond the noise\n"
+			 "floor, a summary, the setup (boots, floor, emulation), both kernels and\n"
+			 "how their configs differ, the results (boot medians, spread within boots,\n"
+			 "%change with its 95% interval and floor; Welch's t-test across boots with\n"
+			 "Benjamini-Hochberg), memory, and the commands that reproduce it.\n"
 			 "Memory states the ratio of NEW's slab memory to BASE's from the census,\n"
 			 "with its 95% confidence interval over boots (5 boots a side or more).\n"
 			 "MORE are runs of BASE's and NEW's variants at other CPU counts (a\n"
@@ -44,8 +47,9 @@ int cmd_report(int argc, char **argv)
 	};
 	struct comparison c = { 0 };
 	const char *output = NULL, *phase = NULL;
-	char *text = NULL;
-	cJSON **docs = NULL;
+	char *text = NULL, *noise_file = noise_path();
+	cJSON **docs = NULL, *noise = NULL;
+	bool missing = false;
 	int first, n = 0, ret = 2;
 	struct opt opts[] = {
 		OPT_STRING('o', "output", &output, "FILE",
@@ -63,12 +67,15 @@ int cmd_report(int argc, char **argv)
 	n = argc - first;
 	paths = (const char **)argv + first;
 	docs = compare_load(paths, n, false);
-	if (!docs || same_variants(paths, (const cJSON *const *)docs, n) ||
-	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05))
+	noise = noise_load(noise_file, &missing);
+	if (!docs || (!noise && !missing) || same_variants(paths, (const cJSON *const *)docs, n) ||
+	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise, noise_file))
 		goto out;
 	text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	ret = write_output(output, text) ? 1 : 0;
 out:
+	cJSON_Delete(noise);
+	free(noise_file);
 	free(text);
 	compare_free(&c);
 	compare_unload(docs, n);

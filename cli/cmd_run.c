@@ -20,7 +20,7 @@ int cmd_run(int argc, char **argv)
 			 "under single-threaded TCG.\n",
 	};
 	struct runner_opts o = {
-		.allocs = "slub", .workload = "quick", .boots = 1,
+		.allocs = "slub", .workload = "quick", .boots = RUN_BOOTS,
 		.vm = { .accel = "auto", .numa = 1 },
 	};
 	struct opt opts[] = {
@@ -34,7 +34,10 @@ int cmd_run(int argc, char **argv)
 		  .deftext = "results/VARIANT-WORKLOAD-cpusN-TIME.json" },
 		OPT_VM(&o.vm, OPT_LONGS_MAX),
 		OPT_INTEGER("repeat", &o.repeat, "N", 1, 1000, NULL, "override every test's repeats"),
-		OPT_INTEGER("boots", &o.boots, "N", 1, 100, NULL, "independent boots per allocator"),
+		{ .type = OPT_T_LONG, .name = "boots", .value = &o.boots, .argh = "N", .min = 1,
+		  .max = 100, .help = "independent boots per allocator, interleaved\n"
+				      "(A B A B); compare tests across boots",
+		  .deftext = RUNNER_STR(RUN_BOOTS) },
 		OPT_BOOLEAN(0, "slub-sysfs", &o.slub_sysfs,
 			    "check each census cache against SLUB's\n"
 			    "/sys/kernel/slab too; off by default: reading it\n"

@@ -12,5 +12,6 @@ int cmd_selftest(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 
 #endif

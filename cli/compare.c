@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Comparing runs: each metric of the other runs against the base run's,
- * with Welch's t-test, warnings when more than the allocator differs, and
- * the result as a table and as JSON.
+ * boot by boot, warnings when more than the allocator differs, and the
+ * result as a table and as JSON.
+ *
+ * Why Welch's t-test on boot medians and not Mann-Whitney: with 3 to 5
+ * boots a side, Mann-Whitney's smallest two-sided p is 0.1, 0.029 and
+ * 0.008, which no Benjamini-Hochberg correction over dozens of metrics
+ * lets through; a boot's median of 15 repeats is close to normal across
+ * boots, which is what Welch's test needs, and it does not assume equal
+ * spread in the two kernels.
  */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "json.h"
+#include "noise.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
@@ -15,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Other runs side by side in one table: two fit in 100 columns. */
-#define RUNS_PER_TABLE 2
+/* One other run per table: its change, interval, floor and mark fit in 100 columns. */
 #define METRIC_WIDTH 24
 
 static int check_metric(const char *path, int i, const cJSON *m)
@@ -24,10 +32,15 @@ static int check_metric(const char *path, int i, const cJSON *m)
 	const char *better = metric_better(m);
 	const cJSON *samples = metric_samples(m), *s;
 	const char *name = m->string;
+	const cJSON *boots = json_at(m, "boots"), *b;
+	enum metric_kind kind;
 	int j = 0;
 
 	if (!cJSON_IsObject(m))
 		return error("%s: tests[%d].metrics.%s: expected an object", path, i, name);
+	if (metric_kind(metric_unit(m), &kind))
+		return error("%s: tests[%d].metrics.%s.unit: '%s' is not a unit slabbench knows",
+			     path, i, name, metric_unit(m));
 	if (strcmp(better, "lower") && strcmp(better, "higher"))
 		return error("%s: tests[%d].metrics.%s.better: expected \"lower\" or \"higher\"",
 			     path, i, name);
@@ -39,6 +52,23 @@ static int check_metric(const char *path, int i, const cJSON *m)
 		if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
 			return error("%s: tests[%d].metrics.%s.samples[%d]: not a finite number",
 				     path, i, name, j);
+		j++;
+	}
+	if (boots && !cJSON_IsArray(boots))
+		return error("%s: tests[%d].metrics.%s.boots: expected an array", path, i, name);
+	j = 0;
+	cJSON_ArrayForEach(b, boots) {
+		int k = 0;
+
+		if (!cJSON_IsArray(b))
+			return error("%s: tests[%d].metrics.%s.boots[%d]: expected an array",
+				     path, i, name, j);
+		cJSON_ArrayForEach(s, b) {
+			if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
+				return error("%s: tests[%d].metrics.%s.boots[%d][%d]: not a finite number",
+					     path, i, name, j, k);
+			k++;
+		}
 		j++;
 	}
 	return 0;
@@ -171,26 +201,107 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 		nr_emulated++;
 	}
 	if (nr_emulated == c->nr_runs)
-		add_warning(c, xasprintf("times were emulated (%s) in every run: absolute times "
-					 "mean little, compare ratios", base->accel));
+		add_warning(c, xasprintf("times were emulated (%s) in every run: they measure how "
+					 "fast the host emulated the guest, not hardware, and their "
+					 "ratios are not hardware's ratios", base->accel));
 	else if (emulated)
-		add_warning(c, xasprintf("times were emulated in %s: absolute times mean little, "
-					 "compare ratios between runs under one accelerator", emulated));
+		add_warning(c, xasprintf("times were emulated in %s: they measure how fast the host "
+					 "emulated the guest, not hardware; do not compare them with "
+					 "times from another accelerator", emulated));
 	free(emulated);
 }
 
-static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON *m, double alpha)
+/*
+ * Each boot's median, summarised over the boots (@s), and their
+ * logarithms (@ls; n = 0 when one is not positive).
+ */
+static void boot_summary(const cJSON *m, struct summary *s, struct summary *ls, double *within)
 {
-	x->present = true;
-	metric_summarize(m, &x->s);
-	x->has_pct = !percent_change(&row->base, &x->s, &x->pct);
-	x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
-	x->tested = !welch_test(&row->base, &x->s, &x->w);
-	x->significant = x->tested && x->w.p < alpha;
-	x->worse = row->higher_better ? x->s.mean < row->base.mean : x->s.mean > row->base.mean;
+	double *x;
+	size_t n = metric_boot_medians(m, &x, within), i;
+
+	summarize(x, n, s);
+	for (i = 0; i < n && x[i] > 0; i++)
+		x[i] = log(x[i]);
+	summarize(x, i == n ? n : 0, ls);
+	free(x);
 }
 
-static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
+/* The percent change, its interval and test, of a log row's cell. */
+static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha, bool testable)
+{
+	double lo, hi;
+
+	x->value = exp(x->ls.mean);
+	x->pct = 100 * expm1(x->ls.mean - row->lbase.mean);
+	x->has_pct = true;
+	x->has_ci = !difference_ci(&row->lbase, &x->ls, alpha, &lo, &hi);
+	if (x->has_ci) {
+		x->ci_lo = 100 * expm1(lo);
+		x->ci_hi = 100 * expm1(hi);
+	}
+	x->tested = row->kind == KIND_TIME && testable && !welch_test(&row->lbase, &x->ls, &x->w);
+	x->worse = row->higher_better ? x->ls.mean < row->lbase.mean : x->ls.mean > row->lbase.mean;
+}
+
+static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON *m,
+		      double alpha, bool testable)
+{
+	x->present = true;
+	x->q = NAN;
+	boot_summary(m, &x->s, &x->ls, &x->within);
+	x->diff = x->s.mean - row->base.mean;
+	if (row->log && x->ls.n) {
+		fill_log(x, row, alpha, testable);
+	} else {
+		x->value = x->s.mean;
+		x->has_pct = !percent_change(&row->base, &x->s, &x->pct);
+		if (kind_shows_difference(row->kind))
+			x->has_ci = !difference_ci(&row->base, &x->s, alpha, &x->ci_lo, &x->ci_hi);
+		else
+			x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo,
+						       &x->ci_hi);
+		x->tested = row->kind == KIND_TIME && testable &&
+			    !welch_test(&row->base, &x->s, &x->w);
+		x->worse = row->higher_better ? x->s.mean < row->base.mean :
+			   x->s.mean > row->base.mean;
+	}
+	x->beyond_floor = isnan(row->floor) || !x->has_pct || fabs(x->pct) > row->floor;
+}
+
+/*
+ * Benjamini-Hochberg over the tested metrics of each other run: a
+ * comparison of ~70 times at alpha 0.05 would otherwise flag about 3 by
+ * chance alone.
+ */
+static void adjust(struct comparison *c)
+{
+	double *p = xcalloc(c->nr_rows ? c->nr_rows : 1, sizeof(*p));
+	double *q = xcalloc(c->nr_rows ? c->nr_rows : 1, sizeof(*q));
+
+	for (int r = 1; r < c->nr_runs; r++) {
+		for (int i = 0; i < c->nr_rows; i++) {
+			const struct cmp_cell *x = &c->rows[i].cells[r - 1];
+
+			p[i] = x->present && x->tested ? x->w.p : NAN;
+		}
+		bh_adjust(p, c->nr_rows, q);
+		for (int i = 0; i < c->nr_rows; i++) {
+			struct cmp_cell *x = &c->rows[i].cells[r - 1];
+
+			x->q = q[i];
+			x->significant = x->present && x->tested && q[i] < c->alpha &&
+					 x->beyond_floor;
+			x->inside_floor = x->present && x->tested && q[i] < c->alpha &&
+					  !x->beyond_floor;
+		}
+	}
+	free(p);
+	free(q);
+}
+
+static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
+		     const cJSON *noise)
 {
 	const cJSON *bt = run_test(docs[0], test);
 	const cJSON *m;
@@ -209,8 +320,16 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 			.higher_better = metric_higher_better(m),
 			.labels = metric_labels(m),
 			.cells = xcalloc(c->nr_runs - 1, sizeof(*row->cells)),
+			.floor = noise_floor(noise, c->runs[0].accel, test_spec(bt), m->string),
 		};
-		metric_summarize(m, &row->base);
+		/* compare_check() refused unknown units. */
+		metric_kind(row->unit, &row->kind);
+		if (row->kind != KIND_TIME)
+			row->floor = NAN;
+		c->nr_floors += !isnan(row->floor);
+		boot_summary(m, &row->base, &row->lbase, &row->base_within);
+		row->log = !kind_shows_difference(row->kind) && row->lbase.n;
+		row->base_value = row->log ? exp(row->lbase.mean) : row->base.mean;
 		for (int r = 1; r < c->nr_runs; r++) {
 			const cJSON *o = test_metric(run_test(docs[r], test), m->string);
 
@@ -222,7 +341,8 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 							 c->runs[r].path, test + 1, m->string,
 							 metric_unit(o), metric_better(o),
 							 metric_unit(m), metric_better(m)));
-			fill_cell(&row->cells[r - 1], row, o, c->alpha);
+			fill_cell(&row->cells[r - 1], row, o, c->alpha,
+				  c->boots[0] >= CMP_MIN_BOOTS && c->boots[r] >= CMP_MIN_BOOTS);
 		}
 	}
 	/* Metrics only the other runs have (another module version). */
@@ -235,8 +355,26 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
 	}
 }
 
+/* A metric's boots: its per-boot record, else one boot of every sample. */
+static int doc_boots(const cJSON *doc)
+{
+	int most = 0;
+
+	for (int t = 0; t < run_nr_tests(doc); t++) {
+		const cJSON *m;
+
+		cJSON_ArrayForEach(m, test_metrics(run_test(doc, t))) {
+			const cJSON *b = metric_boots(m);
+			int k = b ? cJSON_GetArraySize(b) : 1;
+
+			most = k > most ? k : most;
+		}
+	}
+	return most;
+}
+
 int compare_build(struct comparison *c, const char *const *paths, const cJSON *const *docs,
-		  int n, double alpha)
+		  int n, double alpha, const cJSON *noise, const char *noise_path)
 {
 	*c = (struct comparison){ .alpha = alpha, .nr_runs = n };
 	for (int r = 1; r < n; r++) {
@@ -249,15 +387,45 @@ int compare_build(struct comparison *c, const char *const *paths, const cJSON *c
 		}
 	}
 	c->runs = run_ids(paths, docs, n);
+	c->boots = xcalloc(n, sizeof(*c->boots));
+	for (int r = 0; r < n; r++)
+		c->boots[r] = doc_boots(docs[r]);
 	warn_differences(c, docs);
 	for (int t = 0; t < run_nr_tests(docs[0]); t++)
-		add_rows(c, docs, t);
+		add_rows(c, docs, t, noise);
+	adjust(c);
+	if (noise)
+		c->floor_note = xasprintf("noise floor: %d of %d metrics have one under %s, from %s",
+					  c->nr_floors, c->nr_rows, c->runs[0].accel,
+					  noise_path ? noise_path : "the floor file");
+	else if (noise_path)
+		c->floor_note = xasprintf("no noise floor at %s (slabbench noise measures one): "
+					  "changes are judged by statistics alone", noise_path);
 	return 0;
+}
+
+char *compare_untested_why(const struct comparison *c, int r)
+{
+	if (c->boots[0] >= CMP_MIN_BOOTS && c->boots[r] >= CMP_MIN_BOOTS)
+		return NULL;
+	return xasprintf("%s has %d boot%s, %s %d: a test across boots needs %d a side",
+			 c->runs[r].label, c->boots[r], c->boots[r] == 1 ? "" : "s",
+			 c->runs[0].label, c->boots[0], CMP_MIN_BOOTS);
+}
+
+bool compare_row_emulated(const struct comparison *c, const struct cmp_row *row)
+{
+	for (int r = 0; r < c->nr_runs; r++)
+		if (row->kind == KIND_TIME && c->runs[r].emulated)
+			return true;
+	return false;
 }
 
 void compare_free(struct comparison *c)
 {
 	run_ids_free(c->runs, c->nr_runs);
+	free(c->boots);
+	free(c->floor_note);
 	for (int i = 0; i < c->nr_rows; i++)
 		free(c->rows[i].cells);
 	for (int i = 0; i < c->nr_warnings; i++)
@@ -292,9 +460,13 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				continue;
 			if (x->has_pct)
 				snprintf(pct, sizeof(pct), "%+.2f%%", x->pct);
-			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), p = %.3g\n",
+			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), "
+				"p = %.3g, BH q = %.3g",
 				row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
-				c->runs[0].label, row->higher_better ? "higher" : "lower", x->w.p);
+				c->runs[0].label, row->higher_better ? "higher" : "lower", x->w.p, x->q);
+			if (!isnan(row->floor))
+				sb_addf(&b, ", floor %.2f%%", row->floor);
+			sb_addf(&b, "\n");
 			count++;
 		}
 	}
@@ -302,7 +474,7 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 	return count;
 }
 
-/* Means in 10 columns: two decimals while they fit, else 4 digits. */
+/* Values in 9 columns: two decimals while they fit, else 4 digits. */
 static void fmt_value(char *out, size_t size, double v)
 {
 	snprintf(out, size, fabs(v) < 1e6 ? "%.2f" : "%.4g", v);
@@ -335,51 +507,78 @@ static char *row_name(const struct cmp_row *row)
 	return b.s;
 }
 
-static void text_cell(struct strbuf *b, const struct cmp_cell *x)
+/* The change as its kind shows it: percent, percentage points or a difference. */
+static void fmt_change(char *out, size_t size, const struct cmp_row *row, double pct, double diff,
+		       bool has_pct)
 {
-	char mean[32] = "-", pct[32] = "", mark[16] = "";
+	if (!strcmp(row->unit, "%"))
+		snprintf(out, size, "%+.2fpp", diff);
+	else if (kind_shows_difference(row->kind))
+		snprintf(out, size, fabs(diff) < 1e5 ? "%+.4g" : "%+.3g", diff);
+	else if (has_pct)
+		fmt_pct(out, size, pct);
+	else
+		snprintf(out, size, "n/a");
+}
+
+static const char *kind_label(const struct comparison *c, const struct cmp_row *row)
+{
+	return compare_row_emulated(c, row) ? "emulated" : metric_kind_name(row->kind);
+}
+
+static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct cmp_cell *x)
+{
+	char mean[32] = "-", change[32] = "", ci[40] = "", floor[16] = "", mark[16] = "";
 
 	if (x->present) {
-		fmt_value(mean, sizeof(mean), x->s.mean);
-		if (x->has_pct)
-			fmt_pct(pct, sizeof(pct), x->pct);
-		else
-			strcpy(pct, "n/a");
-		if (!x->tested)
-			strcpy(mark, "n<2");
-		else if (x->significant)
+		fmt_value(mean, sizeof(mean), x->value);
+		fmt_change(change, sizeof(change), row, x->pct, x->diff, x->has_pct);
+		/* A count the same in every boot has a point for an interval. */
+		if (x->has_ci && kind_shows_difference(row->kind) && x->ci_lo != x->ci_hi)
+			snprintf(ci, sizeof(ci), "%+.3g..%+.3g", x->ci_lo, x->ci_hi);
+		else if (x->has_ci && kind_shows_difference(row->kind))
+			snprintf(ci, sizeof(ci), "exact");
+		else if (x->has_ci)
+			snprintf(ci, sizeof(ci), "%+.1f..%+.1f%%", x->ci_lo, x->ci_hi);
+		if (!isnan(row->floor))
+			snprintf(floor, sizeof(floor), "%.1f%%", row->floor);
+		if (x->significant)
 			strcpy(mark, x->worse ? "*worse" : "*better");
+		else if (x->inside_floor)
+			strcpy(mark, "floor");
 	}
-	sb_addf(b, " %10s %8s %-7s", mean, pct, mark);
+	sb_addf(b, " %9s %9s %15s %6s %s", mean, change, ci, floor, mark);
+}
+
+static void fmt_within(char *out, size_t size, double within)
+{
+	if (isnan(within))
+		snprintf(out, size, "-");
+	else
+		snprintf(out, size, "%.1f%%", 100 * within);
 }
 
 static void text_table(struct strbuf *b, const struct comparison *c, int first_row, int end_row,
-		       int first_run, int end_run)
+		       int r)
 {
-	/* Each run's name over its mean: a long one reaches to the left. */
-	sb_addf(b, "%*s%-8s", METRIC_WIDTH + 10, c->runs[0].label, "");
-	for (int r = first_run; r < end_run; r++)
-		sb_addf(b, " %10s %17s", c->runs[r].label, "");
-	sb_endline(b);
-	sb_addf(b, "%-*s%10s %7s", METRIC_WIDTH, "metric (unit)", "mean", "cov");
-	for (int r = first_run; r < end_run; r++)
-		sb_addf(b, " %10s %8s %7s", "mean", "change", "");
-	sb_endline(b);
+	/* Each run's name over its value: a long one reaches to the left. */
+	sb_addf(b, "%*s%9s%-7s %9s\n", METRIC_WIDTH + 9, "", c->runs[0].label, "",
+		c->runs[r].label);
+	sb_addf(b, "%-*s%-8s %9s %6s %9s %9s %15s %6s %s\n", METRIC_WIDTH, "metric (unit)", "kind",
+		"value", "wIQR", "value", "change", "95% CI", "floor", "mark");
 	for (int i = first_row; i < end_row; i++) {
 		const struct cmp_row *row = &c->rows[i];
-		char *name = row_name(row), mean[32], cov[32] = "-";
+		char *name = row_name(row), mean[32], within[16];
 
 		/* A long name gets a line of its own: the columns stay put. */
 		if (strlen(name) > METRIC_WIDTH - 1)
 			sb_addf(b, "%s\n%*s", name, METRIC_WIDTH, "");
 		else
 			sb_addf(b, "%-*s", METRIC_WIDTH, name);
-		fmt_value(mean, sizeof(mean), row->base.mean);
-		if (row->base.n > 1)
-			snprintf(cov, sizeof(cov), "%.1f%%", 100 * row->base.cov);
-		sb_addf(b, "%10s %7s", mean, cov);
-		for (int r = first_run; r < end_run; r++)
-			text_cell(b, &row->cells[r - 1]);
+		fmt_value(mean, sizeof(mean), row->base_value);
+		fmt_within(within, sizeof(within), row->base_within);
+		sb_addf(b, "%-8s %9s %6s", kind_label(c, row), mean, within);
+		text_cell(b, row, &row->cells[r - 1]);
 		sb_endline(b);
 		free(name);
 	}
@@ -390,32 +589,47 @@ char *compare_text(const struct comparison *c)
 	struct strbuf b = { 0 };
 	int i = 0;
 
-	sb_addf(&b, "slabbench compare: Welch's t-test, alpha %g\n\n", c->alpha);
-	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", "", "run", "allocator", "kernel",
-		"accelerator", "file");
+	sb_addf(&b, "slabbench compare: boots as the unit; Welch's t-test on boot medians,\n"
+		    "Benjamini-Hochberg at false discovery rate %g\n\n", c->alpha);
+	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %5s %s\n", "", "run", "allocator", "kernel",
+		"accelerator", "boots", "file");
 	for (int r = 0; r < c->nr_runs; r++) {
 		const struct run_id *run = &c->runs[r];
 		char *accel = xasprintf("%s%s", run->accel, run->emulated ? ", emulated time" : "");
 
-		sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %s\n", r ? "" : "base", run->label,
-			run->allocator, run->release, accel, run->path);
+		sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %5d %s\n", r ? "" : "base", run->label,
+			run->allocator, run->release, accel, c->boots[r], run->path);
 		free(accel);
 	}
-	sb_addf(&b, "\nmean of every sample; cov = stddev / mean; "
-		    "change = (mean - base mean) / |base mean|\n"
-		    "*better, *worse: significant change (p < %g, two-sided Welch's t-test) in the\n"
-		    "metric's good or bad direction; n<2: too few samples for a test\n", c->alpha);
+	sb_addf(&b, "\nvalue = geometric mean over boots of each boot's median (times, cycles; the\n"
+		    "arithmetic mean for counts); wIQR = spread within a boot (median over boots\n"
+		    "of IQR / median); change = value / base - 1 (t-test and CI on the logs), in\n"
+		    "percentage points for %% and as a difference for exact and model counts;\n"
+		    "95%% CI of the change; floor = A/A noise floor (95th percentile of |change|)\n"
+		    "kind: time (tested), emulated (a time under TCG: the host's speed, not\n"
+		    "hardware's), cycles (TSC twin of a time), exact (counts), model (simulated);\n"
+		    "only times are tested. *better, *worse: BH-adjusted p < %g and beyond the\n"
+		    "floor, in the metric's good or bad direction; floor: p < %g but inside it\n",
+		c->alpha, c->alpha);
+	if (c->floor_note)
+		sb_addf(&b, "%s\n", c->floor_note);
+	for (int r = 1; r < c->nr_runs; r++) {
+		char *why = compare_untested_why(c, r);
+
+		if (why)
+			sb_addf(&b, "no significance marks: %s\n", why);
+		free(why);
+	}
 	while (i < c->nr_rows) {
 		int end = i;
 
 		while (end < c->nr_rows && c->rows[end].test == c->rows[i].test)
 			end++;
 		sb_addf(&b, "\ntest %d: %s\n", c->rows[i].test + 1, c->rows[i].spec);
-		for (int r = 1; r < c->nr_runs; r += RUNS_PER_TABLE) {
+		for (int r = 1; r < c->nr_runs; r++) {
 			if (r > 1)
 				sb_addf(&b, "\n");
-			text_table(&b, c, i, end, r,
-				   r + RUNS_PER_TABLE < c->nr_runs ? r + RUNS_PER_TABLE : c->nr_runs);
+			text_table(&b, c, i, end, r);
 		}
 		i = end;
 	}
@@ -431,44 +645,62 @@ static void add_number(cJSON *o, const char *key, double v)
 		cJSON_AddNullToObject(o, key);
 }
 
-static void add_summary(cJSON *o, const struct summary *s)
+/* Over boot medians: n is the boots. */
+static void add_summary(cJSON *o, const struct summary *s, double within)
 {
-	cJSON_AddNumberToObject(o, "n", s->n);
+	cJSON_AddNumberToObject(o, "boots", s->n);
 	add_number(o, "mean", s->mean);
+	add_number(o, "median", s->median);
+	add_number(o, "iqr", s->q3 - s->q1);
 	add_number(o, "stddev", s->stddev);
 	add_number(o, "cov", s->cov);
+	add_number(o, "within_iqr", within);
 }
 
-static cJSON *json_cell(const struct cmp_cell *x, const char *label)
+static void add_pair(cJSON *o, const char *key, bool has, double lo, double hi)
 {
-	cJSON *o, *ci;
+	cJSON *a;
+
+	if (!has) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	a = cJSON_AddArrayToObject(o, key);
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(lo));
+	cJSON_AddItemToArray(a, cJSON_CreateNumber(hi));
+}
+
+static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, const char *label)
+{
+	bool diff = kind_shows_difference(row->kind);
+	cJSON *o;
 
 	if (!x->present)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "run", label);
-	add_summary(o, &x->s);
+	add_number(o, "value", x->value);
+	add_summary(o, &x->s, x->within);
 	if (x->has_pct)
 		add_number(o, "change_pct", x->pct);
 	else
 		cJSON_AddNullToObject(o, "change_pct");
-	if (x->has_ci) {
-		ci = cJSON_AddArrayToObject(o, "change_pct_ci");
-		cJSON_AddItemToArray(ci, cJSON_CreateNumber(x->ci_lo));
-		cJSON_AddItemToArray(ci, cJSON_CreateNumber(x->ci_hi));
-	} else {
-		cJSON_AddNullToObject(o, "change_pct_ci");
-	}
+	add_number(o, "change", x->diff);
+	add_pair(o, "change_pct_ci", x->has_ci && !diff, x->ci_lo, x->ci_hi);
+	add_pair(o, "change_ci", x->has_ci && diff, x->ci_lo, x->ci_hi);
 	cJSON_AddBoolToObject(o, "tested", x->tested);
 	if (x->tested) {
 		add_number(o, "t", x->w.t);
 		add_number(o, "df", x->w.df);
 		add_number(o, "p", x->w.p);
+		add_number(o, "q", x->q);
 	} else {
 		cJSON_AddNullToObject(o, "t");
 		cJSON_AddNullToObject(o, "df");
 		cJSON_AddNullToObject(o, "p");
+		cJSON_AddNullToObject(o, "q");
 	}
+	cJSON_AddBoolToObject(o, "beyond_floor", x->beyond_floor);
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 	cJSON_AddBoolToObject(o, "regression", x->significant && x->worse);
 	cJSON_AddBoolToObject(o, "improvement", x->significant && !x->worse);
@@ -481,10 +713,23 @@ cJSON *compare_json(const struct comparison *c)
 	int last = -1;
 
 	cJSON_AddStringToObject(doc, "tool", "slabbench " SLABBENCH_VERSION);
-	cJSON_AddStringToObject(doc, "test", "Welch's unequal-variance t-test, two-sided");
+	cJSON_AddStringToObject(doc, "test", "Welch's unequal-variance t-test, two-sided, on the "
+				"logarithm of each boot's median (scale log; linear when a median "
+				"is not positive); times only");
+	cJSON_AddStringToObject(doc, "correction", "Benjamini-Hochberg over each run's tested "
+				"metrics (q); significant: q < alpha and |change_pct| > floor_pct");
 	cJSON_AddNumberToObject(doc, "alpha", c->alpha);
+	cJSON_AddNumberToObject(doc, "min_boots", CMP_MIN_BOOTS);
 	cJSON_AddStringToObject(doc, "change_pct_ci",
-				"1 - alpha, delta method, Welch-Satterthwaite degrees of freedom");
+				"1 - alpha; log scale: Welch's interval of the difference of mean "
+				"logs, exponentiated; linear: delta method; Welch-Satterthwaite "
+				"degrees of freedom");
+	cJSON_AddStringToObject(doc, "change_ci", "exact and model kinds: 1 - alpha interval of "
+				"the difference, Welch");
+	if (c->floor_note)
+		cJSON_AddStringToObject(doc, "floor", c->floor_note);
+	else
+		cJSON_AddNullToObject(doc, "floor");
 	runs = cJSON_AddArrayToObject(doc, "runs");
 	for (int r = 0; r < c->nr_runs; r++) {
 		const struct run_id *run = &c->runs[r];
@@ -498,11 +743,21 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(o, "variant", run->variant);
 		cJSON_AddStringToObject(o, "accel", run->accel);
 		cJSON_AddBoolToObject(o, "emulated_time", run->emulated);
+		cJSON_AddNumberToObject(o, "boots", c->boots[r]);
 		cJSON_AddItemToArray(runs, o);
 	}
 	warnings = cJSON_AddArrayToObject(doc, "warnings");
 	for (int i = 0; i < c->nr_warnings; i++)
 		cJSON_AddItemToArray(warnings, cJSON_CreateString(c->warnings[i]));
+	for (int r = 1; r < c->nr_runs; r++) {
+		char *why = compare_untested_why(c, r);
+		char *line = why ? xasprintf("no significance marks: %s", why) : NULL;
+
+		if (line)
+			cJSON_AddItemToArray(warnings, cJSON_CreateString(line));
+		free(line);
+		free(why);
+	}
 	tests = cJSON_AddArrayToObject(doc, "tests");
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
@@ -520,14 +775,19 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(m, "name", row->metric);
 		cJSON_AddStringToObject(m, "unit", row->unit);
 		cJSON_AddStringToObject(m, "better", row->higher_better ? "higher" : "lower");
+		cJSON_AddStringToObject(m, "kind", metric_kind_name(row->kind));
+		cJSON_AddStringToObject(m, "scale", row->log ? "log" : "linear");
+		cJSON_AddBoolToObject(m, "emulated", compare_row_emulated(c, row));
+		add_number(m, "floor_pct", row->floor);
 		if (row->labels)
 			cJSON_AddItemToObject(m, "labels", cJSON_Duplicate(row->labels, 1));
 		base = cJSON_AddObjectToObject(m, "base");
 		cJSON_AddStringToObject(base, "run", c->runs[0].label);
-		add_summary(base, &row->base);
+		add_number(base, "value", row->base_value);
+		add_summary(base, &row->base, row->base_within);
 		cells = cJSON_AddArrayToObject(m, "runs");
 		for (int r = 1; r < c->nr_runs; r++)
-			cJSON_AddItemToArray(cells, json_cell(&row->cells[r - 1], c->runs[r].label));
+			cJSON_AddItemToArray(cells, json_cell(row, &row->cells[r - 1], c->runs[r].label));
 		cJSON_AddItemToArray(metrics, m);
 	}
 	return doc;

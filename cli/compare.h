@@ -1,25 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * slabbench compare: a base run against other runs of the same workload,
- * metric by metric, with Welch's t-test; as text and as JSON.
+ * metric by metric. The boot is the unit: each boot is summarised by the
+ * median of its repeats, and times are tested across boots (Welch's
+ * t-test on boot medians, Benjamini-Hochberg over a comparison's tested
+ * metrics, never inside the measured noise floor); counts are shown as
+ * differences. As text and as JSON.
  */
 #ifndef SLABBENCH_COMPARE_H
 #define SLABBENCH_COMPARE_H
 
+#include "kind.h"
 #include "schema.h"
 #include "stats.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
+/* A test needs this many boots a side: fewer give changes without marks. */
+#define CMP_MIN_BOOTS 3
+
 /* One metric of one other run against the base. */
 struct cmp_cell {
 	bool present;		/* false: the run lacks this metric */
-	struct summary s;
+	struct summary s;	/* over the boots' medians */
+	struct summary ls;	/* over their logarithms; n = 0 when one is not positive */
+	double value;		/* shown: geometric mean of boot medians on a log row, else mean */
+	double within;		/* median over boots of IQR / median; NAN if none */
 	bool has_pct, has_ci, tested;
-	double pct, ci_lo, ci_hi;
+	double pct;		/* change of value, percent */
+	double diff;		/* the same as a difference, in the metric's unit */
+	double ci_lo, ci_hi;	/* 95% of the change shown: pct, or diff for exact kinds */
 	struct welch w;
-	bool significant;	/* p < alpha */
+	double q;		/* Benjamini-Hochberg adjusted p; NAN untested */
+	bool beyond_floor;	/* |pct| above the floor, or no floor known */
+	bool significant;	/* q < alpha and beyond the floor */
+	bool inside_floor;	/* q < alpha, yet inside the floor: not flagged */
 	bool worse;		/* the mean moved in the metric's bad direction */
 };
 
@@ -27,8 +43,20 @@ struct cmp_row {
 	int test;		/* index in tests[] */
 	const char *test_name, *spec, *metric, *unit;
 	bool higher_better;
+	enum metric_kind kind;
 	const cJSON *labels;	/* a sweep point's labels, or NULL */
-	struct summary base;
+	struct summary base;	/* over the base's boot medians */
+	struct summary lbase;	/* over their logarithms, as cells' ls */
+	double base_value;
+	double base_within;
+	/*
+	 * Changes in percent (times, cycles) are ratios: on a log row they
+	 * are tested and bounded on the logarithms of boot medians, so that
+	 * a slow boot (a descheduled QEMU makes one several times slower
+	 * under TCG) weighs as a factor, not as its absolute excess.
+	 */
+	bool log;
+	double floor;		/* the A/A floor in percent; NAN when none is known */
 	struct cmp_cell *cells;	/* one per other run */
 };
 
@@ -36,6 +64,9 @@ struct comparison {
 	double alpha;
 	int nr_runs;		/* runs[0] is the base */
 	struct run_id *runs;
+	int *boots;		/* boots of each run */
+	char *floor_note;	/* where the floors came from, or why there are none */
+	int nr_floors;		/* rows with a floor */
 	int nr_rows;
 	struct cmp_row *rows;
 	int nr_warnings;
@@ -55,11 +86,18 @@ void compare_unload(cJSON **docs, int n);
 
 /*
  * Compares docs[1..n-1] with docs[0], each checked by compare_check();
- * @docs and @paths must outlive @c. -1, with a one-line error naming both
- * files, when two runs ran different workloads.
+ * @docs and @paths must outlive @c. Floors come from @noise (a floor
+ * file, noise.h), read from @noise_path; with @noise NULL and a path,
+ * the note says that none was found there; with neither, floors are not
+ * consulted. -1, with a one-line error naming both files, when two runs
+ * ran different workloads.
  */
 int compare_build(struct comparison *c, const char *const *paths, const cJSON *const *docs,
-		  int n, double alpha);
+		  int n, double alpha, const cJSON *noise, const char *noise_path);
+/* Why run @r's changes carry no marks (too few boots), or NULL. */
+char *compare_untested_why(const struct comparison *c, int r);
+/* Whether @row is a time that some run of @c emulated (TCG): tables say so. */
+bool compare_row_emulated(const struct comparison *c, const struct cmp_row *row);
 void compare_free(struct comparison *c);
 
 /*

@@ -2,9 +2,10 @@
 /*
  * The regression report: what a reviewer on linux-mm needs to judge a
  * change of allocator, in 72 columns. Layout after the kernel test robot:
- * a subject naming the largest significant change, the setup, both
- * kernels, the table (mean with %stddev, %change), then memory and the
- * commands that reproduce it all.
+ * a subject naming the change with the strongest evidence beyond the
+ * noise floor, the setup (boots, floor, emulation), both kernels, the
+ * table (boot medians with the spread within boots, %change with its
+ * interval and floor), then memory and the commands that reproduce it.
  */
 #define _GNU_SOURCE
 #include "report.h"
@@ -57,31 +58,25 @@ static char *row_title(const struct cmp_row *row)
 /* TSC cycles say what ns say: the report shows times once. */
 static bool shown_unit(const struct cmp_row *row)
 {
-	return strcmp(row->unit, "cycles") != 0;
+	return row->kind != KIND_CYCLES;
 }
 
-/* What a user waits for, not a count of slow-path calls. */
-static bool time_unit(const struct cmp_row *row)
-{
-	return !strcmp(row->unit, "ns") || !strcmp(row->unit, "ops/s");
-}
-
-/* The largest significant change in time, else in anything shown. */
-static const struct cmp_row *largest_change(const struct comparison *c)
+/*
+ * The significant change with the smallest adjusted p: the strongest
+ * evidence, not the largest number, which would favour the noisiest
+ * metric. Only times are tested, and significant means beyond the floor.
+ */
+static const struct cmp_row *strongest_change(const struct comparison *c)
 {
 	const struct cmp_row *best = NULL;
 
-	for (int pass = 0; pass < 2 && !best; pass++) {
-		for (int i = 0; i < c->nr_rows; i++) {
-			const struct cmp_row *row = &c->rows[i];
-			const struct cmp_cell *x = &row->cells[0];
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		const struct cmp_cell *x = &row->cells[0];
 
-			if (!shown_unit(row) || (!pass && !time_unit(row)))
-				continue;
-			if (x->present && x->significant && x->has_pct &&
-			    (!best || fabs(x->pct) > fabs(best->cells[0].pct)))
-				best = row;
-		}
+		if (x->present && x->significant && x->has_pct &&
+		    (!best || x->q < best->cells[0].q))
+			best = row;
 	}
 	return best;
 }
@@ -93,9 +88,10 @@ static void fmt_pct(char *out, size_t size, double pct)
 
 static void subject(struct strbuf *b, const struct comparison *c)
 {
-	const struct cmp_row *row = largest_change(c);
+	const struct cmp_row *row = strongest_change(c);
 	char *head = xasprintf("Subject: [slabbench] %s vs %s:", c->runs[1].label,
 			       c->runs[0].label);
+	char *why = compare_untested_why(c, 1);
 	char *what, pct[32];
 
 	if (row) {
@@ -118,9 +114,10 @@ static void subject(struct strbuf *b, const struct comparison *c)
 		sb_addf(b, "%s %.*s %s\n", head, room > 0 ? room : 0, title, what);
 		free(title);
 	} else {
-		what = xstrdup("no significant change");
+		what = xstrdup(why ? "no test, too few boots" : "no significant change");
 		sb_addf(b, "%s %s\n", head, what);
 	}
+	free(why);
 	free(what);
 	free(head);
 }
@@ -383,30 +380,43 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		    const struct census_view *v)
 {
-	int changed = 0, worse = 0, tests = run_nr_tests(docs[0]);
-	const struct cmp_row *row = largest_change(c);
+	int changed = 0, worse = 0, tested = 0, floored = 0, tests = run_nr_tests(docs[0]);
+	const struct cmp_row *row = strongest_change(c);
 	struct strbuf s = { 0 };
+	char *why = compare_untested_why(c, 1);
 
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_cell *x = &c->rows[i].cells[0];
 
+		tested += x->present && x->tested;
 		changed += x->present && x->significant;
 		worse += x->present && x->significant && x->worse;
+		floored += x->present && x->inside_floor;
 	}
 	sb_addf(&s, "slabbench compared %s (%s, %s) against %s (%s, %s) on the "
-		"'%s' workload: %d metrics of %d tests. %d changed significantly (Welch's "
-		"t-test, p < %g): %d for the worse, %d for the better.",
+		"'%s' workload: %d metrics of %d tests, %d boots against %d. ",
 		c->runs[1].label, c->runs[1].allocator, c->runs[1].release, c->runs[0].label,
 		c->runs[0].allocator, c->runs[0].release, run_workload(docs[0]),
-		c->nr_rows, tests, changed, c->alpha, worse, changed - worse);
+		c->nr_rows, tests, c->boots[1], c->boots[0]);
+	if (why)
+		sb_addf(&s, "No change is marked: %s.", why);
+	else
+		sb_addf(&s, "%d times were tested across boots (Welch's t-test on boot medians, "
+			"Benjamini-Hochberg at %g); %d changed significantly beyond the noise "
+			"floor: %d for the worse, %d for the better.", tested, c->alpha, changed,
+			worse, changed - worse);
+	if (floored)
+		sb_addf(&s, " %d more passed the test but stayed inside the A/A noise floor.",
+			floored);
 	if (row) {
 		char *title = row_title(row);
 
-		sb_addf(&s, " The largest %s: %s, %+.1f%% (%s is better).",
-			time_unit(row) ? "in time" : "change", title, row->cells[0].pct,
-			row->higher_better ? "higher" : "lower");
+		sb_addf(&s, " The strongest evidence: %s, %+.1f%% (95%% CI %+.1f%% to %+.1f%%, "
+			"q = %.2g; %s is better).", title, row->cells[0].pct, row->cells[0].ci_lo,
+			row->cells[0].ci_hi, row->cells[0].q, row->higher_better ? "higher" : "lower");
 		free(title);
 	}
+	free(why);
 	census_sentence(&s, c, v);
 	wrap(b, 0, s.s);
 	free(s.s);
@@ -422,7 +432,17 @@ static void field(struct strbuf *b, const char *name, const char *value)
 	free(w.s);
 }
 
-static void setup(struct strbuf *b, const struct comparison *c)
+/* "tcg" -> what a reader must know of the clock behind the times. */
+static const char *clock_kind(const struct run_id *run)
+{
+	if (!strcmp(run->accel, "kvm"))
+		return "hardware (KVM): times are the host CPU's";
+	if (!strcmp(run->accel, "icount"))
+		return "emulation (TCG, icount): guest time counts instructions";
+	return "emulation (TCG): times are emulated";
+}
+
+static void setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	char *v;
 
@@ -440,13 +460,39 @@ static void setup(struct strbuf *b, const struct comparison *c)
 		field(b, r ? "new guest" : "base guest", v);
 		free(v);
 	}
+	field(b, "clock", clock_kind(&c->runs[0]));
+	v = xasprintf("%d base, %d new, interleaved (A B A B); each boot is summarised by the "
+		      "median of its repeats and times are tested across boots", c->boots[0],
+		      c->boots[1]);
+	field(b, "boots", v);
+	free(v);
+	field(b, "floor", c->floor_note ? c->floor_note : "not consulted");
+	for (int r = 0; r < 2; r++) {
+		const char *base = json_str_at(docs[r], "kernel.config_base");
+		const char *preempt = json_str_at(docs[r], "kernel.preempt");
+
+		v = !strcmp(base, "?") ? xstrdup("not recorded in these results") :
+		    xasprintf("%s, %s", base, preempt);
+		if (r == 0 || strcmp(v, "not recorded in these results"))
+			field(b, r ? "new config" : "config", v);
+		free(v);
+		if (r == 0 && !strcmp(base, json_str_at(docs[1], "kernel.config_base")) &&
+		    !strcmp(preempt, json_str_at(docs[1], "kernel.preempt")))
+			break;
+	}
 	field(b, "QEMU", c->runs[0].qemu);
 	field(b, "host CPU", c->runs[0].host_cpu);
 	if (c->runs[0].emulated || c->runs[1].emulated)
-		field(b, "WARNING", "Times were emulated: under TCG the guest's clock runs "
-		      "on the host's, and every instruction is translated, so absolute "
-		      "times say little about hardware. Compare the ratios between runs "
-		      "under the same accelerator.");
+		field(b, "WARNING", "Times were emulated. Under TCG every guest instruction "
+		      "is translated and run by QEMU on the host, and the guest's clock is "
+		      "the host's: a time is how fast the host emulated that code, on a "
+		      "host shared with whatever else ran. It is not the time on hardware, "
+		      "and neither is a ratio of two such times: there is no cache or TLB "
+		      "model, translated blocks cost what they cost on the host, and "
+		      "remote or parallel tests measure host scheduling. The times are "
+		      "marked 'emulated' below. Counts (hit rates, objects, pages) are "
+		      "exact under any accelerator; run under KVM for times that mean "
+		      "hardware.");
 	for (int i = 0; i < c->nr_warnings; i++) {
 		if (strstr(c->warnings[i], "emulated"))
 			continue;
@@ -482,15 +528,51 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
 }
 
-static void mean_sd(char *out, size_t size, const struct summary *s)
+/* A value over boots and the spread within its boots, in 16 columns. */
+static void value_spread(char *out, size_t size, double value, double within)
 {
 	char mean[32];
 
-	snprintf(mean, sizeof(mean), fabs(s->mean) < 1e6 ? "%.2f" : "%.3g", s->mean);
-	if (s->n > 1 && s->mean)
-		snprintf(out, size, "%10s \xc2\xb1%3.0f%%", mean, fmin(999, 100 * s->cov));
+	snprintf(mean, sizeof(mean), fabs(value) < 1e6 ? "%.2f" : "%.3g", value);
+	if (!isnan(within))
+		snprintf(out, size, "%10s \xc2\xb1%3.0f%%", mean, fmin(999, 100 * within / 2));
 	else
 		snprintf(out, size, "%10s      ", mean);
+}
+
+/* The change as its kind shows it, in 9 columns. */
+static void change_text(char *out, size_t size, const struct cmp_row *row,
+			const struct cmp_cell *x)
+{
+	if (!strcmp(row->unit, "%"))
+		snprintf(out, size, "%+.1fpp", x->diff);
+	else if (kind_shows_difference(row->kind))
+		snprintf(out, size, fabs(x->diff) < 1e5 ? "%+.4g" : "%+.2g", x->diff);
+	else if (x->has_pct)
+		fmt_pct(out, size, x->pct);
+	else
+		out[0] = '\0';
+}
+
+/* Under a time's figures: its interval, floor and adjusted p. */
+static void evidence(struct strbuf *b, const struct cmp_row *row, const struct cmp_cell *x)
+{
+	struct strbuf s = { 0 };
+
+	if (!x->present || kind_shows_difference(row->kind))
+		return;
+	if (x->has_ci)
+		sb_addf(&s, "95%% CI %+.1f%% to %+.1f%%", x->ci_lo, x->ci_hi);
+	else
+		sb_addf(&s, "no interval");
+	if (!isnan(row->floor))
+		sb_addf(&s, ", floor \xc2\xb1%.1f%%", row->floor);
+	if (x->tested)
+		sb_addf(&s, ", q = %.2g", x->q);
+	if (x->inside_floor)
+		sb_addf(&s, ", inside the floor");
+	sb_addf(b, "%17s%s\n", "", s.s);
+	free(s.s);
 }
 
 /*
@@ -501,17 +583,23 @@ static void results(struct strbuf *b, const struct comparison *c)
 {
 	int hidden = 0, last_test = -1;
 
-	sb_addf(b, "\nResults (mean \xc2\xb1%%stddev of all samples; * p < %g)\n\n", c->alpha);
+	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
+		"boot; * beyond the floor and BH q < %g; counts as means and\n"
+		"differences, %% in points)\n\n", c->alpha);
 	sb_addf(b, "%16s %27s\n", c->runs[0].label, c->runs[1].label);
 	sb_addf(b, "---------------- ---------------------------\n");
-	sb_addf(b, "%16s %9s  %16s  %s\n", "mean  %stddev", "%change", "mean  %stddev", "metric");
+	sb_addf(b, "%16s %9s  %16s  %s\n", "value  \xc2\xb1iqr/2", "change", "value  \xc2\xb1iqr/2",
+		"metric");
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		const struct cmp_cell *x = &row->cells[0];
 		char base[48], other[48] = "         -      ", pct[32] = "", *title;
 		bool first = row->test != last_test;
 
-		if (!shown_unit(row) || (!first && !(x->present && x->significant))) {
+		/* Counts are exact: any difference in them is shown. */
+		bool counted = kind_shows_difference(row->kind) && x->present && x->diff != 0;
+
+		if (!shown_unit(row) || (!first && !(x->present && x->significant) && !counted)) {
 			hidden++;
 			continue;
 		}
@@ -519,13 +607,13 @@ static void results(struct strbuf *b, const struct comparison *c)
 			sb_addf(b, "\n%.*s\n", REPORT_WIDTH, row->spec + (strncmp(row->spec, "test=", 5) ? 0 : 5));
 			last_test = row->test;
 		}
-		mean_sd(base, sizeof(base), &row->base);
+		value_spread(base, sizeof(base), row->base_value, row->base_within);
 		if (x->present) {
-			mean_sd(other, sizeof(other), &x->s);
-			if (x->has_pct)
-				fmt_pct(pct, sizeof(pct), x->pct);
+			value_spread(other, sizeof(other), x->value, x->within);
+			change_text(pct, sizeof(pct), row, x);
 		}
-		title = xasprintf("%s (%s)", row->metric, row->unit);
+		title = xasprintf("%s (%s%s)", row->metric, row->unit,
+				  compare_row_emulated(c, row) ? ", emulated" : "");
 		/*
 		 * The figures take 46 columns (48 bytes: two "±"); a longer
 		 * name goes on a line of its own, so that no line passes 72
@@ -536,12 +624,13 @@ static void results(struct strbuf *b, const struct comparison *c)
 		sb_addf(b, "%s %9s%s %s  %s", base, pct, x->present && x->significant ? "*" : " ",
 			other, strlen(title) > TITLE_WIDTH ? "" : title);
 		sb_endline(b);
+		evidence(b, row, x);
 		free(title);
 	}
 	if (hidden) {
 		char *more = xasprintf("%d more metrics (TSC cycles, which follow the times, "
-				       "and changes that are not significant): see slabbench "
-				       "compare.", hidden);
+				       "times that did not change significantly and counts that "
+				       "did not change): see slabbench compare.", hidden);
 
 		sb_addf(b, "\n");
 		wrap(b, 0, more);
@@ -680,36 +769,59 @@ static char *workload_arg(const cJSON *doc)
 	return arg;
 }
 
+/* The options of run that set up @run's guest. */
+static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc)
+{
+	const char *cmdline = run->cmdline;
+
+	sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus, run->mem_mb);
+	if (run->numa_nodes > 1)
+		sb_addf(b, " --numa=%.0f", run->numa_nodes);
+	sb_addf(b, " --boots=%d", run_nr_boots(doc));
+	for (int t = 0; t < run_nr_tests(doc); t++) {
+		if (test_profile(run_test(doc, t))) {
+			sb_addf(b, " --profile=%d", t + 1);
+			break;
+		}
+	}
+	if (*cmdline && strcmp(cmdline, "?"))
+		sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
+}
+
+/*
+ * One run of both variants when their guests are alike, so that their
+ * boots interleave as they did; else one run each.
+ */
 static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	static const char *const out[] = { "base.json", "new.json" };
+	struct strbuf o[2] = { 0 };
 
 	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
-	for (int r = 0; r < 2; r++) {
-		const struct run_id *run = &c->runs[r];
-		char *w = workload_arg(docs[r]);
-		const char *cmdline = run->cmdline;
-		int boots = run_nr_boots(docs[r]);
+	for (int r = 0; r < 2; r++)
+		run_options(&o[r], &c->runs[r], docs[r]);
+	if (!strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant)) {
+		char *w = workload_arg(docs[0]);
 
-		sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", run->variant, w);
-		sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus,
-			run->mem_mb);
-		if (run->numa_nodes > 1)
-			sb_addf(b, " --numa=%.0f", run->numa_nodes);
-		if (boots > 1)
-			sb_addf(b, " --boots=%d", boots);
-		for (int t = 0; t < run_nr_tests(docs[r]); t++) {
-			if (test_profile(run_test(docs[r], t))) {
-				sb_addf(b, " --profile=%d", t + 1);
-				break;
-			}
-		}
-		if (*cmdline && strcmp(cmdline, "?"))
-			sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
-		sb_addf(b, " -o %s\n", out[r]);
+		sb_addf(b, "  slabbench run --alloc=%s,%s --workload=%s \\\n", c->runs[0].variant,
+			c->runs[1].variant, w);
+		sb_addf(b, "%s -o out\n", o[0].s);
+		sb_addf(b, "  slabbench report out/%s-*.json out/%s-*.json\n", c->runs[0].variant,
+			c->runs[1].variant);
 		free(w);
+	} else {
+		for (int r = 0; r < 2; r++) {
+			char *w = workload_arg(docs[r]);
+
+			sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", c->runs[r].variant,
+				w);
+			sb_addf(b, "%s -o %s\n", o[r].s, out[r]);
+			free(w);
+		}
+		sb_addf(b, "  slabbench report base.json new.json\n");
 	}
-	sb_addf(b, "  slabbench report base.json new.json\n");
+	free(o[0].s);
+	free(o[1].s);
 }
 
 char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
@@ -725,7 +837,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 	subject(&b, c);
 	sb_addf(&b, "\n");
 	summary(&b, c, docs, &v);
-	setup(&b, c);
+	setup(&b, c, docs);
 	kernels(&b, c, docs);
 	results(&b, c);
 	memory(&b, c, docs, &v);

@@ -7,7 +7,10 @@
 #include "runner.h"
 #include "macro.h"
 #include "plan.h"
+#include "json.h"
 #include "results.h"
+#include "schema.h"
+#include "stats.h"
 #include "util.h"
 #include "workload.h"
 
@@ -221,6 +224,42 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 	return doc;
 }
 
+/* The preemption model a .config chose: what a reviewer asks about first. */
+static const char *preempt_model(const char *config)
+{
+	static const struct {
+		const char *line, *model;
+	} models[] = {
+		{ "CONFIG_PREEMPT_RT=y", "PREEMPT_RT" },
+		{ "CONFIG_PREEMPT=y", "PREEMPT" },
+		{ "CONFIG_PREEMPT_VOLUNTARY=y", "PREEMPT_VOLUNTARY" },
+		{ "CONFIG_PREEMPT_NONE=y", "PREEMPT_NONE" },
+	};
+
+	for (size_t i = 0; config && i < ARRAY_SIZE(models); i++) {
+		const char *p = strstr(config, models[i].line);
+		size_t n = strlen(models[i].line);
+
+		/* Whole lines only: CONFIG_PREEMPT=y is in CONFIG_PREEMPT_RT=y's neighbourhood. */
+		if (p && (p == config || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return models[i].model;
+	}
+	return "?";
+}
+
+/* Where the kernel's config came from, and its preemption model. */
+static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
+{
+	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
+	char *base = strcmp(g->tree, "debian") ?
+		     xasprintf("make tinyconfig + vm/config fragments (linux-source-%s)", g->tree) :
+		     xstrdup("Debian's packaged kernel config");
+
+	cJSON_AddStringToObject(kernel, "config_base", base);
+	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
+	free(base);
+}
+
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
 static char *sibling(const char *path, const char *suffix)
 {
@@ -328,8 +367,12 @@ struct variant_run {
 	bool failed;
 };
 
-/* One boot; returns 0 when the guest ran the whole plan cleanly. */
-static int run_boot(const struct variant_run *v, int index)
+/*
+ * One boot; returns 0 when the guest ran the whole plan cleanly. @order
+ * is its place among every boot of the interleaved run (from 0), so that
+ * drift over the run can be told from the allocator afterwards.
+ */
+static int run_boot(const struct variant_run *v, int index, int order)
 {
 	cJSON *doc = v->doc, *boot = cJSON_CreateObject();
 	cJSON *vm = cJSON_GetObjectItemCaseSensitive(doc, "vm");
@@ -346,6 +389,7 @@ static int run_boot(const struct variant_run *v, int index)
 	}
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
 	cJSON_AddNumberToObject(boot, "index", index);
+	cJSON_AddNumberToObject(boot, "order", order);
 	if (vm_boot(&v->rg.stage.vm, &r)) {
 		free(console);
 		return -1;
@@ -409,6 +453,40 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	if (!v->alloc_config)
 		v->alloc_config = xstrdup("");
 	v->doc = new_document(vm, &v->rg.g, w, v->rg.cmdline);
+	add_config_base(v->doc, &v->rg.g, v->build_config);
+}
+
+/*
+ * What perf bench prints at the end: each test's headline (its first
+ * metric) as the median over boots of each boot's median, the IQR of
+ * those boot medians and how many boots, then the file.
+ */
+static void print_headlines(const cJSON *doc, const char *path)
+{
+	printf("%s, %d boot%s:\n", json_str_at(doc, "kernel.variant"), run_nr_boots(doc),
+	       run_nr_boots(doc) == 1 ? "" : "s");
+	printf("  %-44s %-22s %10s %9s %5s\n", "test", "metric (unit)", "median", "IQR", "boots");
+	for (int t = 0; t < run_nr_tests(doc); t++) {
+		const cJSON *test = run_test(doc, t);
+		const cJSON *m = cJSON_GetArrayItem(test_metrics(test), 0);
+		char *name, iqr[32] = "-";
+		struct summary s;
+		double *x, within;
+		size_t n;
+
+		if (!m)
+			continue;
+		n = metric_boot_medians(m, &x, &within);
+		summarize(x, n, &s);
+		free(x);
+		if (n > 1)
+			snprintf(iqr, sizeof(iqr), "%.4g", s.q3 - s.q1);
+		name = xasprintf("%s (%s)", m->string, metric_unit(m));
+		printf("  %-44.44s %-22.22s %10.4g %9s %5zu\n", test_spec(test) + 5, name, s.median,
+		       iqr, n);
+		free(name);
+	}
+	printf("%s\n", path);
 }
 
 /* Saves what @v has (NAME.partial.json when a boot failed); 0 when it is complete. */
@@ -422,7 +500,7 @@ static int variant_close(struct variant_run *v, bool quiet)
 			cJSON_ReplaceItemInObject(v->doc, "status", cJSON_CreateString("complete"));
 			ret = results_save(v->out, v->doc);
 			if (!ret && !quiet)
-				printf("%s\n", v->out);
+				print_headlines(v->doc, v->out);
 		} else {
 			char *partial = sibling(v->out, ".partial.json");
 
@@ -471,15 +549,22 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
 	vm.cpus = cpus;
 	vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
+		int same = 0;
+		char *name;
+
+		/* An A/A run names one variant twice: slub, then slub-2. */
+		for (int j = 0; j < i; j++)
+			same += !strcmp(variants[j], variants[i]);
+		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
 		runs[i].out = one_file ? xstrdup(o->output) :
-			      default_output(o->output ? o->output : "results", variants[i], w,
-					     &vm);
+			      default_output(o->output ? o->output : "results", name, w, &vm);
+		free(name);
 		variant_open(&runs[i], variants[i], &vm, w, profiled, o->slub_sysfs);
 	}
-	for (int b = 0; b < o->boots; b++)
+	for (int b = 0, order = 0; b < o->boots; b++)
 		for (int i = 0; i < nr; i++)
 			if (runs[i].doc && !runs[i].failed)
-				runs[i].failed = run_boot(&runs[i], b) != 0;
+				runs[i].failed = run_boot(&runs[i], b, order++) != 0;
 	for (int i = 0; i < nr; i++)
 		failed |= variant_close(&runs[i], o->quiet) != 0;
 	free(runs);

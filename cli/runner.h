@@ -49,6 +49,14 @@ struct workload;
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
 	  .deftext = "the workload's, or 600" }
 
+/*
+ * Boots per allocator unless --boots says otherwise: compare tests across
+ * boots and needs 3 a side; 5 give Welch's test 8 degrees of freedom, and
+ * under TCG a boot of the default workload takes about 25 s, so make demo
+ * (SLAB and SLUB) spends about 4 minutes booting.
+ */
+#define RUN_BOOTS 5
+
 struct runner_opts {
 	struct vm_opts vm;
 	const char *allocs;	/* comma-separated variants of vm/variants */

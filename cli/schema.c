@@ -347,6 +347,53 @@ void metric_summarize(const cJSON *m, struct summary *s)
 	free(v);
 }
 
+const cJSON *metric_boots(const cJSON *m)
+{
+	const cJSON *b = json_at(m, "boots");
+
+	return cJSON_IsArray(b) && cJSON_GetArraySize(b) ? b : NULL;
+}
+
+static void numbers(const cJSON *a, double **v, size_t *n)
+{
+	const cJSON *x;
+	size_t i = 0;
+
+	*n = cJSON_GetArraySize(a);
+	*v = xcalloc(*n ? *n : 1, sizeof(**v));
+	cJSON_ArrayForEach(x, a)
+		(*v)[i++] = x->valuedouble;
+}
+
+size_t metric_boot_medians(const cJSON *m, double **out, double *within)
+{
+	const cJSON *boots = metric_boots(m), *b;
+	size_t nb = boots ? cJSON_GetArraySize(boots) : 1, k = 0, nw = 0;
+	double *spread = xcalloc(nb, sizeof(*spread));
+	struct summary w;
+
+	*out = xcalloc(nb, sizeof(**out));
+	for (size_t i = 0; i < nb; i++) {
+		struct summary s;
+		double *v;
+		size_t n;
+
+		b = boots ? cJSON_GetArrayItem(boots, i) : metric_samples(m);
+		numbers(b, &v, &n);
+		summarize(v, n, &s);
+		free(v);
+		if (!n)
+			continue;
+		(*out)[k++] = s.median;
+		if (n > 1 && s.median != 0)
+			spread[nw++] = (s.q3 - s.q1) / fabs(s.median);
+	}
+	summarize(spread, nw, &w);
+	*within = nw ? w.median : NAN;
+	free(spread);
+	return k;
+}
+
 int mem_breakdown(const cJSON *doc, int test, struct mem_breakdown *m)
 {
 	const cJSON *t = run_test(doc, test);

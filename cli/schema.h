@@ -147,6 +147,18 @@ double metric_stddev(const cJSON *m);
 double metric_cov(const cJSON *m);
 /* A summary computed afresh from the samples. */
 void metric_summarize(const cJSON *m, struct summary *s);
+/*
+ * Each boot's samples ("boots": an array per boot); NULL when the metric
+ * keeps none (results from before it did): its samples are then one boot.
+ */
+const cJSON *metric_boots(const cJSON *m);
+/*
+ * The median of each boot's samples, in boot order (boots without samples
+ * skipped), into a new array *out; returns how many. *within is the
+ * median over the boots of each boot's IQR / |median| (NAN when no boot
+ * has two samples): the spread inside a boot.
+ */
+size_t metric_boot_medians(const cJSON *m, double **out, double *within);
 
 /* One overhead test of one run, per object unless named otherwise. */
 struct mem_breakdown {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics over raw samples: summaries, Welch's t-test and percent
- * changes with their confidence intervals (t quantiles from GSL).
+ * Statistics over raw samples: summaries with quartiles, Welch's t-test,
+ * percent changes and differences with their confidence intervals (t
+ * quantiles from GSL), and Benjamini-Hochberg's adjustment for many tests.
  */
 #define _GNU_SOURCE
 #include "stats.h"
@@ -17,6 +18,21 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+double quantile(const double *sorted, size_t n, double p)
+{
+	double h, lo;
+	size_t i;
+
+	if (!n)
+		return NAN;
+	h = (n - 1) * p;
+	lo = floor(h);
+	i = (size_t)lo;
+	if (i + 1 >= n)
+		return sorted[n - 1];
+	return sorted[i] + (h - lo) * (sorted[i + 1] - sorted[i]);
 }
 
 void summarize(const double *x, size_t n, struct summary *s)
@@ -41,6 +57,8 @@ void summarize(const double *x, size_t n, struct summary *s)
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
 	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	s->q1 = quantile(sorted, n, 0.25);
+	s->q3 = quantile(sorted, n, 0.75);
 	free(sorted);
 }
 
@@ -128,4 +146,62 @@ int percent_change_ci(const struct summary *a, const struct summary *b, double a
 	*lo = pct - 100 * q * se;
 	*hi = pct + 100 * q * se;
 	return 0;
+}
+
+int difference_ci(const struct summary *a, const struct summary *b, double alpha,
+		  double *lo, double *hi)
+{
+	double va, vb, se2, d = b->mean - a->mean, q;
+
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	if (!isfinite(se2))
+		return -1;
+	if (se2 == 0) {
+		*lo = *hi = d;
+		return 0;
+	}
+	q = gsl_cdf_tdist_Qinv(alpha / 2, satterthwaite(va / se2, a->n, vb / se2, b->n));
+	*lo = d - q * sqrt(se2);
+	*hi = d + q * sqrt(se2);
+	return 0;
+}
+
+struct ranked {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return (x->p > y->p) - (x->p < y->p);
+}
+
+/*
+ * q(k) = min over j >= k of p(j) m / j, for the k-th smallest of m
+ * p-values: the step-up procedure, written as adjusted values so that a
+ * reader can apply any rate.
+ */
+void bh_adjust(const double *p, size_t n, double *q)
+{
+	struct ranked *r = xcalloc(n ? n : 1, sizeof(*r));
+	size_t m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (!isnan(p[i]))
+			r[m++] = (struct ranked){ p[i], i };
+	}
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	for (size_t k = m; k-- > 0;) {
+		run = fmin(run, r[k].p * m / (k + 1));
+		q[r[k].i] = run;
+	}
+	free(r);
 }

@@ -13,6 +13,7 @@ struct summary {
 	double min;
 	double max;
 	double median;
+	double q1, q3;	/* quartiles (linear interpolation, R's type 7); IQR = q3 - q1 */
 };
 
 /* @x is not modified; n == 0 gives a zeroed summary. */
@@ -43,5 +44,23 @@ int percent_change(const struct summary *a, const struct summary *b, double *pct
  */
 int percent_change_ci(const struct summary *a, const struct summary *b, double alpha,
 		      double *lo, double *hi);
+
+/*
+ * A 1 - @alpha confidence interval of mean(b) - mean(a) (Welch), for
+ * figures shown as differences. -1 under the same conditions as
+ * percent_change_ci() but a zero base.
+ */
+int difference_ci(const struct summary *a, const struct summary *b, double alpha,
+		  double *lo, double *hi);
+
+/* The @p quantile (0..1) of @sorted[0..n-1], type 7; NAN when n is 0. */
+double quantile(const double *sorted, size_t n, double p);
+
+/*
+ * Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] into
+ * q[0..n-1]: a change is a discovery at false discovery rate alpha when
+ * q < alpha. NaN entries (untested) stay NaN and do not count in n.
+ */
+void bh_adjust(const double *p, size_t n, double *q);
 
 #endif

@@ -15,7 +15,7 @@
 
 # Runs workload $2 on variant $1 into $3, with options $4...; on failure, says why.
 run_workload() {
-	"$SB" run --alloc="$1" --workload="$2" -o "$3" "${@:4}" >/dev/null 2>"$3.err" && return
+	"$SB" run --boots=1 --alloc="$1" --workload="$2" -o "$3" "${@:4}" >/dev/null 2>"$3.err" && return
 	echo "# slabbench run --alloc=$1 --workload=$2 failed:"
 	tail -n 5 "$3.err" | sed 's/^/# /'
 }

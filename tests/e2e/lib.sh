@@ -4,6 +4,8 @@
 SB=${SB:-$PWD/build/slabbench}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# compare and report read the user's noise floor: tests start with none.
+export SLABBENCH_NOISE=$TMP/noise.json
 
 check() {
 	local name=$1

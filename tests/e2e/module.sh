@@ -34,7 +34,7 @@ jq '.tests |= .[0:2] + .[4:]' "$TMP/xc.json" >"$TMP/xc-overhead.json"
 for v in slab slub slub-6.12 slob slub-stats; do
 	w=$TMP/xc-overhead.json
 	[ $v = slub-stats ] && w=$TMP/xc.json
-	"$SB" run --alloc=$v --workload="$w" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
+	"$SB" run --boots=1 --alloc=$v --workload="$w" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
 	check "$v: the cross-check workload runs" jqt "$TMP/$v.json" '.status == "complete"'
 	check "$v: the held cache is released before the next test" \
 		jqt "$TMP/$v.json" '.boots[0].snapshots.after.slabinfo // "" | test("slabbench-held") | not'

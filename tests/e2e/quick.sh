@@ -10,7 +10,7 @@ ntests=$(jq '.tests | length' workloads/quick.json)
 for alloc in slab slub; do
 	out=$TMP/$alloc.json
 	check "$alloc: run --workload=quick exits 0" \
-		"$SB" run --alloc=$alloc --workload=quick -o "$out"
+		"$SB" run --boots=1 --alloc=$alloc --workload=quick -o "$out"
 	[ -f "$out" ] || { echo "not ok - $alloc: no results file"; continue; }
 	check "$alloc: status complete" jqt "$out" '.status == "complete" and .schema == 1'
 	check "$alloc: accelerator and QEMU recorded" \
@@ -49,7 +49,7 @@ check "a second build of slab rebuilds nothing" \
 for bad in '"test": "fastpth"' '"test": "fastpath", "params": { "size": 100000 }' \
 	'"test": "overhead", "params": { "sise": 64 }' '"test": "batch", "params": { "order": "up" }'; do
 	echo "{ \"name\": \"bad\", \"tests\": [ { $bad } ] }" >"$TMP/bad.json"
-	"$SB" run --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
+	"$SB" run --boots=1 --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
 	rc=$?
 	check "refused before booting: $bad" test "$rc" -eq 2 -a ! -e "$TMP/bad-out.partial.json"
 	check "the message names the file and the key: $(cat "$TMP/bad.err")" \
@@ -57,31 +57,31 @@ for bad in '"test": "fastpth"' '"test": "fastpath", "params": { "size": 100000 }
 done
 check "the range comes from the module's catalogue" grep -q 'size: 100000 out of range \[8, 8192\]' \
 	<(echo '{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "size": 100000 } } ] }' >"$TMP/bad.json";
-	  "$SB" run --alloc=slub --workload="$TMP/bad.json" 2>&1)
+	  "$SB" run --boots=1 --alloc=slub --workload="$TMP/bad.json" 2>&1)
 
 # What only the running module can refuse (an offline CPU): the run fails,
 # the module's reason reaches the user, nothing complete is written.
 cat >"$TMP/bad.json" <<'JSON'
 { "name": "bad", "tests": [ { "test": "fastpath", "params": { "cpu": 7 } } ] }
 JSON
-"$SB" run --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
 rc=$?
 check "a spec the module refuses fails the run" test "$rc" -eq 1
 check "the module's reason reaches the user" grep -q 'cpu=7' "$TMP/bad.err"
 check "no complete results file for a failed run" test ! -e "$TMP/bad-out.json"
 check "partial results kept and marked" jqt "$TMP/bad-out.partial.json" '.status == "partial"'
 
-"$SB" run --alloc=slab --workload="$TMP/nonexistent.json" 2>"$TMP/nf.err"
+"$SB" run --boots=1 --alloc=slab --workload="$TMP/nonexistent.json" 2>"$TMP/nf.err"
 check "a missing workload file is a usage error" test $? -eq 2
 check "the message names the file" grep -q "nonexistent.json" "$TMP/nf.err"
-"$SB" run --alloc=slib 2>"$TMP/alloc.err"
+"$SB" run --boots=1 --alloc=slib 2>"$TMP/alloc.err"
 check "an unknown allocator is a usage error" test $? -eq 2
 check "the message lists the known ones" grep -q "known: slab, slub" "$TMP/alloc.err"
-"$SB" run --cpus=0 2>/dev/null
+"$SB" run --boots=1 --cpus=0 2>/dev/null
 check "--cpus=0 is refused" test $? -eq 2
 "$SB" frobnicate 2>/dev/null
 check "an unknown command is refused" test $? -eq 2
-"$SB" run --help | grep -q -- '--alloc'
+"$SB" run --boots=1 --help | grep -q -- '--alloc'
 check "run --help describes --alloc" test $? -eq 0
 check "slab and slub results record the same non-allocator config" \
 	bash -c "test \"\$(jq -r .kernel.common_config_sha256 '$TMP/slab.json')\" = \"\$(jq -r .kernel.common_config_sha256 '$TMP/slub.json')\""

@@ -8,7 +8,7 @@ cat >"$TMP/info.json" <<'JSON'
 { "name": "info", "tests": [ { "test": "merge" } ] }
 JSON
 
-"$SB" run --alloc=slub --workload="$TMP/info.json" --cpus=4 --numa=2 --mem=768 \
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" --cpus=4 --numa=2 --mem=768 \
 	--cmdline="slub_debug=- slabbench_marker=1" -o "$TMP/big.json" >/dev/null
 check "--cpus=4 brings up 4 vCPUs" jqt "$TMP/big.json" '.guest.info.cpus_online == 4'
 check "--numa=2 is recorded" jqt "$TMP/big.json" '.vm.numa_nodes == 2'
@@ -22,7 +22,7 @@ check "--cmdline is recorded" jqt "$TMP/big.json" \
 	'.vm.cmdline == "acpi=noirq slub_debug=- slabbench_marker=1"'
 
 # A sweep: each allocator at each CPU count, a results file each.
-"$SB" run --alloc=slab,slub --workload="$TMP/info.json" --cpus=1,2 -o "$TMP/sweep" >/dev/null
+"$SB" run --boots=1 --alloc=slab,slub --workload="$TMP/info.json" --cpus=1,2 -o "$TMP/sweep" >/dev/null
 sweep=("$TMP"/sweep/{slab,slub}-info-cpus[12]-*.json)
 check "--cpus=1,2 of two allocators: four results, named by CPUs" \
 	test "${#sweep[@]}" -eq 4 -a -e "${sweep[0]}" -a -e "${sweep[3]}"
@@ -31,7 +31,7 @@ check "a sweep's point records its CPUs" \
 
 # A guest that never finishes: /bin/sh as init waits on the console forever.
 start=$SECONDS
-"$SB" run --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
 	--timeout=12 -o "$TMP/hang.json" >/dev/null 2>"$TMP/hang.err"
 rc=$?
 check "a hung guest fails the run" test "$rc" -eq 1
@@ -41,7 +41,7 @@ check "the console tail is shown" grep -q -- "--- last lines of" "$TMP/hang.err"
 check "the hung run's partial results say why" \
 	jqt "$TMP/hang.partial.json" '.status == "partial" and .boots[0].outcome == "timed out"'
 
-"$SB" run --alloc=slub --workload="$TMP/info.json" \
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" \
 	--cmdline="rdinit=/nonexistent init=/nonexistent" --timeout=60 \
 	-o "$TMP/panic.json" >/dev/null 2>"$TMP/panic.err"
 check "a kernel panic fails the run" test $? -eq 1
@@ -51,7 +51,7 @@ check "the panic is in the partial results" \
 
 # SIGINT and SIGTERM end QEMU and keep the partial results.
 for sig in INT TERM; do
-	"$SB" run --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
+	"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" --cmdline="rdinit=/bin/sh" \
 		--timeout=120 -o "$TMP/sig$sig.json" >/dev/null 2>"$TMP/sig$sig.err" &
 	pid=$!
 	qemu=
@@ -75,7 +75,7 @@ done
 # auto: KVM where a guest really comes up, else TCG, said once per host boot.
 verdict=${SLABBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slabbench}/kvm.verdict
 rm -f "$verdict"
-"$SB" run --alloc=slub --workload="$TMP/info.json" -o "$TMP/a1.json" >/dev/null 2>"$TMP/a1.err"
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" -o "$TMP/a1.json" >/dev/null 2>"$TMP/a1.err"
 check "--accel=auto completes" jqt "$TMP/a1.json" '.status == "complete"'
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	if jqt "$TMP/a1.json" '.vm.accel == "kvm"'; then
@@ -83,23 +83,23 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	else
 		check "broken KVM: the fallback is said" grep -q "KVM is present but" "$TMP/a1.err"
 		check "broken KVM: the verdict is kept" grep -q broken "$verdict"
-		"$SB" run --alloc=slub --workload="$TMP/info.json" -o "$TMP/a2.json" >/dev/null 2>"$TMP/a2.err"
+		"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" -o "$TMP/a2.json" >/dev/null 2>"$TMP/a2.err"
 		check "broken KVM: said only once" bash -c "! grep -q 'KVM is present' '$TMP/a2.err'"
 		check "broken KVM: TCG recorded" jqt "$TMP/a2.json" '.vm.accel == "tcg" and .vm.emulated_time'
 	fi
 else
 	check "no usable /dev/kvm: TCG" jqt "$TMP/a1.json" '.vm.accel == "tcg"'
 fi
-"$SB" run --alloc=slub --workload="$TMP/info.json" --accel=icount -o "$TMP/ic.json" >/dev/null
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" --accel=icount -o "$TMP/ic.json" >/dev/null
 check "--accel=icount runs on one vCPU and is recorded" \
 	jqt "$TMP/ic.json" '.vm.accel == "icount" and .guest.info.cpus_online == 1'
-"$SB" run --alloc=slub --accel=icount --cpus=2 2>"$TMP/ic2.err"
+"$SB" run --boots=1 --alloc=slub --accel=icount --cpus=2 2>"$TMP/ic2.err"
 check "--accel=icount with two vCPUs is refused" test $? -eq 2
 check "and the reason is given" grep -q "one vCPU only" "$TMP/ic2.err"
 
 # Per-run inputs travel in an archive of their own: the base stays as built.
 base=$(vm/kernel.sh build slub "$PWD/build/slabbench-agent" 2>/dev/null | sed -n 's/^initramfs=//p')
 before=$(stat -c %Y "$base")
-"$SB" run --alloc=slub --workload=quick --repeat=2 -o "$TMP/q2.json" >/dev/null
+"$SB" run --boots=1 --alloc=slub --workload=quick --repeat=2 -o "$TMP/q2.json" >/dev/null
 check "a new workload does not rebuild the base initramfs" test "$(stat -c %Y "$base")" = "$before"
 check "and its plan reached the guest" jqt "$TMP/q2.json" '[.tests[].metrics.ns_per_op.samples | length == 2] | all'

@@ -45,7 +45,7 @@ cat >"$TMP/merge.json" <<'JSON'
                               { "test": "merge", "params": { "size": 192 } } ] }
 JSON
 for v in slab slub slob slub-6.12; do
-	"$SB" run --alloc=$v --workload="$TMP/merge.json" -o "$TMP/merge-$v.json" >/dev/null
+	"$SB" run --boots=1 --alloc=$v --workload="$TMP/merge.json" -o "$TMP/merge-$v.json" >/dev/null
 	check "$v: boots and runs the merge check" jqt "$TMP/merge-$v.json" '.status == "complete"'
 	check "$v: SLAB_NO_MERGE is defined" jqt "$TMP/merge-$v.json" '[.tests[].extra.slab_no_merge[0]] | all'
 	check "$v: SLAB_NO_MERGE caches stay distinct" \
@@ -65,7 +65,7 @@ check "slub-6.12 guest runs SLUB on 6.12" \
 check "slub-6.12 is not SLUB_TINY" \
 	jqt "$TMP/merge-slub-6.12.json" '.guest.allocator_config | index("# CONFIG_SLUB_TINY is not set") != null'
 
-"$SB" run --alloc=slub-stats --workload="$TMP/merge.json" -o "$TMP/stats.json" >/dev/null
+"$SB" run --boots=1 --alloc=slub-stats --workload="$TMP/merge.json" -o "$TMP/stats.json" >/dev/null
 check "slub-stats boots with CONFIG_SLUB_STATS=y" \
 	jqt "$TMP/stats.json" '.status == "complete" and (.guest.allocator_config | index("CONFIG_SLUB_STATS=y") != null)'
 
@@ -75,7 +75,7 @@ check "kernel list shows built variants with their hash" \
 check "kernel list names the on-demand debug variants" grep -q "^slub-debug" "$TMP/list.out"
 
 # Debian's packaged kernel, as a reference point.
-"$SB" run --alloc=debian --workload="$TMP/merge.json" -o "$TMP/debian.json" >/dev/null
+"$SB" run --boots=1 --alloc=debian --workload="$TMP/merge.json" -o "$TMP/debian.json" >/dev/null
 check "debian: Debian's kernel boots with the module" \
 	jqt "$TMP/debian.json" '.status == "complete" and .guest.info.allocator == "SLUB"'
 check "debian: the release is Debian's ABI" \

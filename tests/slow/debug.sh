@@ -19,7 +19,7 @@ read -ra variants <<<"${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}"
 # the catalogue): no --cmdline, debug variants bring their own
 # (vm/config/debug.cmdline).
 for v in "${variants[@]}"; do
-	"$SB" run --alloc="$v" --workload="$TMP/merge.json" --mem=1024 --timeout=900 \
+	"$SB" run --boots=1 --alloc="$v" --workload="$TMP/merge.json" --mem=1024 --timeout=900 \
 		-o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
 	check "$v: a run completes with a clean console" \
 		jqt "$TMP/$v.json" '.status == "complete" and .boots[0].console_problem == null'

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of compare: changes, significance marks, refusals, warnings, golden text. */
+/*
+ * Unit tests of compare: boots as the unit, changes, significance marks
+ * (Benjamini-Hochberg, the noise floor, too few boots), metric kinds,
+ * refusals, warnings, golden text.
+ */
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"
+#include "noise.h"
 #include "results.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-/* A results document of one test with one metric. */
+/* A results document of one test with one metric: each sample a boot of its own. */
 static cJSON *doc_new(const char *workload, const char *spec, const char *allocator,
 		      const char *better, const double *x, int n)
 {
-	cJSON *doc = cJSON_CreateObject(), *t, *m, *s, *vm, *kernel, *guest;
+	cJSON *doc = cJSON_CreateObject(), *t, *m, *s, *vm, *kernel, *guest, *boots;
 
 	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
 	cJSON_AddStringToObject(doc, "status", "complete");
@@ -36,8 +41,11 @@ static cJSON *doc_new(const char *workload, const char *spec, const char *alloca
 	cJSON_AddStringToObject(m, "unit", "ns");
 	cJSON_AddStringToObject(m, "better", better);
 	s = cJSON_AddArrayToObject(m, "samples");
-	for (int i = 0; i < n; i++)
+	boots = cJSON_AddArrayToObject(m, "boots");
+	for (int i = 0; i < n; i++) {
 		cJSON_AddItemToArray(s, cJSON_CreateNumber(x[i]));
+		cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[i], 1));
+	}
 	return doc;
 }
 
@@ -45,6 +53,11 @@ static cJSON *metric(cJSON *doc)
 {
 	return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
 		cJSON_GetObjectItem(doc, "tests"), 0), "metrics"), "ns_per_op");
+}
+
+static void set_unit(cJSON *doc, const char *unit)
+{
+	cJSON_ReplaceItemInObject(metric(doc), "unit", cJSON_CreateString(unit));
 }
 
 /* The first other run's figures for the first metric, in compare's JSON. */
@@ -64,7 +77,7 @@ static int build(struct comparison *c, cJSON *a, cJSON *b)
 	static const char *const paths[] = { "a.json", "b.json" };
 	const cJSON *docs[] = { a, b };
 
-	return compare_build(c, paths, docs, 2, 0.05);
+	return compare_build(c, paths, docs, 2, 0.05, NULL, NULL);
 }
 
 static void test_equal(void)
@@ -97,7 +110,8 @@ static void test_regression(void)
 	x = &c.rows[0].cells[0];
 	CHECK(x->significant && x->worse && x->w.p < 1e-4,
 	      "20%% slower, lower is better: significant and worse");
-	CHECK_NEAR(x->pct, 20.8, 1e-9, "percent change of the means");
+	/* exp(mean(log(slow_x)) - mean(log(base_x))) - 1, from Python's math.log. */
+	CHECK_NEAR(x->pct, 20.79978184670932, 1e-9, "percent change of the geometric means");
 	CHECK(x->has_ci && x->ci_lo > 0 && x->ci_hi > x->ci_lo, "its interval excludes 0");
 	CHECK(compare_regressions(&c, 10, &report) == 1 && strstr(report, "ns_per_op +20.80% in SLUB"),
 	      "--fail-on-regression 10 trips and names the metric");
@@ -105,7 +119,7 @@ static void test_regression(void)
 	CHECK(compare_regressions(&c, 25, &report) == 0, "--fail-on-regression 25 does not");
 	free(report);
 	text = compare_text(&c);
-	CHECK(strstr(text, "+20.80% *worse") != NULL, "the table marks it *worse");
+	CHECK(strstr(text, "+20.80%") && strstr(text, "*worse"), "the table marks it *worse");
 	free(text);
 	compare_free(&c);
 
@@ -173,30 +187,71 @@ static void test_workloads(void)
 	cJSON_Delete(e);
 }
 
-static void test_one_sample(void)
+static void test_one_boot(void)
 {
 	const double one[] = { 150 };
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
 	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", one, 1);
 	struct comparison c;
 	cJSON *j, *cell;
-	char *text, *report;
+	char *text, *report, *why;
 
-	CHECK(build(&c, a, b) == 0, "n = 1 compared");
+	CHECK(build(&c, a, b) == 0, "one boot compared");
 	CHECK(!c.rows[0].cells[0].tested && !c.rows[0].cells[0].significant &&
 	      c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].has_ci,
-	      "n = 1: a change but no test and no interval");
-	CHECK(compare_regressions(&c, 0, &report) == 0, "n = 1: never a regression");
+	      "one boot: a change but no test and no interval");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "one boot: never a regression");
 	free(report);
+	why = compare_untested_why(&c, 1);
+	CHECK(why && strstr(why, "SLUB has 1 boot, SLAB 5"), "one boot: the reason names both");
+	free(why);
 	text = compare_text(&c);
-	CHECK(strstr(text, "+50.00% n<2") != NULL, "n = 1: the table says n<2");
+	CHECK(strstr(text, "+50.02%") && strstr(text, "no significance marks: SLUB has 1 boot"),
+	      "one boot: the table gives the change and says why it has no mark");
 	free(text);
 	j = compare_json(&c);
 	cell = first_cell(j);
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(cell, "p")) &&
 	      cJSON_IsFalse(cJSON_GetObjectItem(cell, "tested")),
-	      "n = 1: JSON p is null");
+	      "one boot: JSON p is null");
 	cJSON_Delete(j);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Two boots a side, however different, are too few to test. */
+static void test_two_boots(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 2);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", (const double[]){ 200, 201 }, 2);
+	struct comparison c;
+	const struct cmp_cell *x;
+
+	CHECK(build(&c, a, b) == 0, "two boots compared");
+	x = &c.rows[0].cells[0];
+	CHECK(!x->tested && !x->significant && isnan(x->q), "two boots a side: no test, no mark");
+	CHECK(x->has_pct && x->has_ci && x->ci_lo > 0, "two boots a side: the change and its interval");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* A boot is its median: one wild repeat in a boot does not move it. */
+static void test_boot_medians(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 3);
+	cJSON *boots = cJSON_GetObjectItem(metric(b), "boots");
+	struct comparison c;
+
+	cJSON_ReplaceItemInArray(boots, 0, cJSON_CreateDoubleArray((const double[]){ 100, 5000, 100 }, 3));
+	CHECK(build(&c, a, b) == 0, "boots of several repeats compared");
+	CHECK(c.rows[0].cells[0].s.n == 3, "three boots, three medians");
+	CHECK_NEAR(c.rows[0].cells[0].s.mean, (100 + 102 + 99) / 3.0, 1e-9,
+		   "the mean of boot medians ignores the outlier");
+	CHECK_NEAR(c.rows[0].cells[0].within, 24.5, 1e-12,
+		   "the spread within the one boot of several repeats: IQR / median");
 	compare_free(&c);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
@@ -208,18 +263,83 @@ static void test_exact_counts(void)
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "higher", x, 3);
 	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3);
 	struct comparison c;
-	cJSON *j;
-	char *s;
+	const struct cmp_cell *cell;
+	char *text;
 
-	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].significant && c.rows[0].cells[0].w.p == 0,
-	      "no spread, different means: significant");
-	j = compare_json(&c);
-	s = cJSON_PrintUnformatted(j);
-	CHECK(strstr(s, "\"t\":null,\"df\":null,\"p\":0") != NULL,
-	      "infinite t and NaN df are null in JSON");
-	free(s);
-	cJSON_Delete(j);
+	set_unit(a, "objects");
+	set_unit(b, "objects");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].kind == KIND_EXACT, "a count is exact");
+	cell = &c.rows[0].cells[0];
+	CHECK(!cell->tested && !cell->significant, "a count is never tested");
+	CHECK(cell->diff == -32 && cell->has_ci && cell->ci_lo == -32 && cell->ci_hi == -32,
+	      "a count's change is a difference with a point interval");
+	text = compare_text(&c);
+	CHECK(strstr(text, "exact") && strstr(text, "-32 "), "the table shows the count's difference");
+	free(text);
 	compare_free(&c);
+	set_unit(a, "%");
+	set_unit(b, "%");
+	CHECK(build(&c, a, b) == 0, "a rate compared");
+	text = compare_text(&c);
+	CHECK(strstr(text, "-32.00pp") != NULL, "a rate's change is in percentage points");
+	free(text);
+	compare_free(&c);
+	set_unit(a, "cycles");
+	set_unit(b, "cycles");
+	CHECK(build(&c, a, b) == 0 && !c.rows[0].cells[0].tested, "cycles are shown, not tested");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* A floor file with one entry: ns_per_op of test=fastpath under kvm. */
+static cJSON *floor_doc(double pct)
+{
+	cJSON *noise = noise_new(), *e;
+
+	e = cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+		cJSON_AddObjectToObject(cJSON_GetObjectItem(noise, "accels"), "kvm"), "tests"),
+		"test=fastpath"), "ns_per_op");
+	cJSON_AddNumberToObject(e, "floor_pct", pct);
+	return noise;
+}
+
+static void test_floor(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", slow_x, 5);
+	const cJSON *docs[] = { a, b };
+	cJSON *wide = floor_doc(25), *narrow = floor_doc(10);
+	struct comparison c;
+	const struct cmp_cell *x;
+	char *report, *text;
+
+	CHECK(compare_build(&c, paths, docs, 2, 0.05, wide, "n.json") == 0, "with a 25%% floor");
+	x = &c.rows[0].cells[0];
+	CHECK(c.rows[0].floor == 25 && x->tested && x->q < 0.05, "the floor is found; the test passes");
+	CHECK(!x->significant && x->inside_floor, "+20.8%% inside a 25%% floor is not flagged");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "and the gate does not trip");
+	free(report);
+	text = compare_text(&c);
+	CHECK(strstr(text, "25.0% floor\n") && !strstr(text, "*worse\n"),
+	      "the table prints the floor and marks the change as inside it");
+	CHECK(strstr(text, "noise floor: 1 of 1 metrics have one under kvm, from n.json") != NULL, "and says where it came from");
+	free(text);
+	compare_free(&c);
+	CHECK(compare_build(&c, paths, docs, 2, 0.05, narrow, "n.json") == 0, "with a 10%% floor");
+	CHECK(c.rows[0].cells[0].significant && c.rows[0].cells[0].worse,
+	      "+20.8%% beyond a 10%% floor is flagged");
+	CHECK(compare_regressions(&c, 10, &report) == 1 && strstr(report, "floor 10.00%"),
+	      "the gate names the floor");
+	free(report);
+	compare_free(&c);
+	CHECK(compare_build(&c, paths, docs, 2, 0.05, NULL, "n.json") == 0 &&
+	      c.rows[0].cells[0].significant && strstr(c.floor_note, "no noise floor at n.json"),
+	      "no floor file: statistics alone, and the note says so");
+	compare_free(&c);
+	cJSON_Delete(wide);
+	cJSON_Delete(narrow);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 }
@@ -242,9 +362,15 @@ static void test_check(void)
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNumber(1));
 	cJSON_ReplaceItemInObject(metric(a), "better", cJSON_CreateString("faster"));
 	CHECK(compare_check("a.json", a, true) == -1, "an unknown direction is refused");
+	cJSON_ReplaceItemInObject(metric(a), "better", cJSON_CreateString("lower"));
+	set_unit(a, "furlongs");
+	CHECK(compare_check("a.json", a, true) == -1, "an unknown unit is refused");
+	set_unit(a, "ns");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "boots"), 1, cJSON_CreateString("x"));
+	CHECK(compare_check("a.json", a, true) == -1, "a boot that is not an array is refused");
 	cJSON_Delete(a);
 	a = results_parse("a.json", "{\"schema\":1,\"status\":\"complete\",\"workload\":{\"name\":\"w\"},"
-			  "\"tests\":[{\"spec\":\"s\",\"metrics\":{\"m\":{\"better\":\"lower\","
+			  "\"tests\":[{\"spec\":\"s\",\"metrics\":{\"m\":{\"better\":\"lower\",\"unit\":\"ns\","
 			  "\"samples\":[1,1e999]}}}]}");
 	CHECK(a && compare_check("a.json", a, false) == -1, "1e999 in a file is refused");
 	cJSON_Delete(a);
@@ -289,45 +415,69 @@ static int widest_line(const char *s)
 	return widest;
 }
 
-/* The layout is stable: tests/data/compare.txt is the expected output. */
+/*
+ * The layout is stable: tests/data/compare.txt is the expected output for
+ * real results (5 interleaved boots of slab and slub under TCG, the
+ * golden workload) with a floor measured by slabbench noise from the
+ * slub file's own boots. Regenerate after a deliberate change with
+ * SLABBENCH_NOISE=tests/data/noise-compare.json build/slabbench compare
+ * tests/data/compare-slab.json tests/data/compare-slub.json
+ * >tests/data/compare.txt
+ */
 static void test_golden(void)
 {
-	static const char *const paths[] = { "tests/data/compare-base.json",
-					     "tests/data/compare-other.json",
+	static const char *const paths[] = { "tests/data/compare-slab.json",
+					     "tests/data/compare-slub.json" };
+	static const char *const small[] = { "tests/data/compare-base.json",
 					     "tests/data/compare-other.json" };
-	cJSON *docs[3];
+	cJSON *docs[2], *sdocs[2], *noise;
 	struct comparison c;
 	char *text, *want = read_file("tests/data/compare.txt", NULL);
+	bool missing;
 	cJSON *j, *m;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++) {
 		docs[i] = results_load(paths[i]);
-	CHECK(docs[0] && docs[1] && compare_check(paths[0], docs[0], false) == 0 &&
+		sdocs[i] = results_load(small[i]);
+	}
+	noise = noise_load("tests/data/noise-compare.json", &missing);
+	CHECK(docs[0] && docs[1] && sdocs[0] && sdocs[1] && noise &&
+	      compare_check(paths[0], docs[0], false) == 0 &&
 	      compare_check(paths[1], docs[1], false) == 0, "golden inputs load");
-	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0, "golden compared");
+	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise,
+			    "tests/data/noise-compare.json") == 0, "golden compared");
+	CHECK(c.boots[0] == 5 && c.boots[1] == 5, "golden: 5 boots a side");
+	CHECK(c.nr_floors == 3, "golden: the three times have a floor");
 	text = compare_text(&c);
 	CHECK(want && !strcmp(text, want), "text output matches tests/data/compare.txt");
 	if (want && strcmp(text, want))
 		printf("#   got:\n%s", text);
 	CHECK(widest_line(text) <= 100, "text fits 100 columns");
+	free(text);
+	compare_free(&c);
+	CHECK(compare_build(&c, small, (const cJSON *const *)sdocs, 2, 0.05, NULL, NULL) == 0,
+	      "small fixtures compared");
 	j = compare_json(&c);
 	m = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "tests"), 1),
 						   "metrics"), 0);
 	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "labels"), "size")->valueint == 64,
 	      "a sweep's labels are kept in JSON");
 	cJSON_Delete(j);
-	free(text);
 	compare_free(&c);
-	/* Three other runs make two tables per test, each within 100 columns. */
-	CHECK(compare_build(&c, (const char *const[]){ paths[0], paths[1], paths[2], paths[1] },
-			    (const cJSON *const[]){ docs[0], docs[1], docs[2], docs[1] }, 4, 0.05) == 0,
+	/* Three other runs make a table each per test, each within 100 columns. */
+	CHECK(compare_build(&c, (const char *const[]){ small[0], small[1], small[1], small[1] },
+			    (const cJSON *const[]){ sdocs[0], sdocs[1], sdocs[1], sdocs[1] }, 4, 0.05,
+			    NULL, NULL) == 0,
 	      "four runs compared");
 	text = compare_text(&c);
 	CHECK(widest_line(text) <= 100 && strstr(text, "slub#4"), "four runs: 100 columns, unique labels");
 	free(text);
 	compare_free(&c);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++) {
 		cJSON_Delete(docs[i]);
+		cJSON_Delete(sdocs[i]);
+	}
+	cJSON_Delete(noise);
 	free(want);
 }
 
@@ -337,8 +487,11 @@ int main(void)
 	test_regression();
 	test_higher_is_better();
 	test_workloads();
-	test_one_sample();
+	test_one_boot();
+	test_two_boots();
+	test_boot_medians();
 	test_exact_counts();
+	test_floor();
 	test_check();
 	test_warnings();
 	test_golden();

@@ -493,7 +493,7 @@ static void try_compare(const cJSON *doc, struct tally *t)
 		struct comparison c;
 
 		said_reset();
-		if (compare_build(&c, paths[k], docs, 2, 0.05)) {
+		if (compare_build(&c, paths[k], docs, 2, 0.05, NULL, NULL)) {
 			said_flush();
 			ok &= said_has(BASE_PATH) && said_has(FUZZ_PATH) &&
 			      said_has("different workloads");
@@ -699,7 +699,7 @@ static void extreme_samples(const char *base_text)
 	doc = cJSON_Parse(text);
 	docs[0] = base_doc;
 	docs[1] = doc;
-	if (!compare_check(FUZZ_PATH, doc, false) && !compare_build(&c, paths, docs, 2, 0.05)) {
+	if (!compare_check(FUZZ_PATH, doc, false) && !compare_build(&c, paths, docs, 2, 0.05, NULL, NULL)) {
 		for (int i = 0; i < c.nr_rows; i++)
 			if (!strcmp(c.rows[i].metric, "objects_per_slab"))
 				ok = c.rows[i].cells[0].present && !c.rows[i].cells[0].tested &&

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "census_fixture.h"
 #include "compare.h"
+#include "noise.h"
 #include "report.h"
 #include "slabmem.h"
 #include "util.h"
@@ -11,28 +12,39 @@
 #include <math.h>
 #include <stdlib.h>
 
-/*
- * Real results of the default workload on the slab and slub guests
- * (TCG), and the report they must give; regenerate the golden file with
- * build/slabbench report tests/data/report-slab.json
- * tests/data/report-slub.json >tests/data/report.txt after a deliberate
- * change of layout.
- */
+/* Real results of the default workload on the slab and slub guests (TCG), one boot each. */
 static const char *const paths[] = {
 	"tests/data/report-slab.json", "tests/data/report-slub.json",
+};
+
+/*
+ * Real results of 5 interleaved boots of slab and slub under TCG (a short
+ * workload: the fast path, a batch, hit rates, overhead; snapshots' raw
+ * slabinfo and the 'before' census left out), with the floor that
+ * slabbench noise measured from the slub file's boots, and the report
+ * they must give; regenerate the golden file with
+ * SLABBENCH_NOISE=tests/data/noise-compare.json build/slabbench report
+ * tests/data/report5-slab.json tests/data/report5-slub.json
+ * >tests/data/report.txt after a deliberate change of layout.
+ */
+static const char *const golden_paths[] = {
+	"tests/data/report5-slab.json", "tests/data/report5-slub.json",
 };
 
 static void test_golden(void)
 {
 	struct comparison c = { 0 };
-	cJSON **docs = compare_load(paths, 2, false);
+	cJSON **docs = compare_load(golden_paths, 2, false), *noise;
 	char *text = NULL, *golden = read_file("tests/data/report.txt", NULL), *line, *save;
 	int over = 0, lines = 0;
+	bool missing;
 
-	CHECK(docs != NULL, "report: both results files load");
+	noise = noise_load("tests/data/noise-compare.json", &missing);
+	CHECK(docs != NULL && noise != NULL, "report: both results files and the floor load");
 	if (!docs)
 		goto out;
-	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05) == 0,
+	CHECK(compare_build(&c, golden_paths, (const cJSON *const *)docs, 2, 0.05, noise,
+			    "tests/data/noise-compare.json") == 0,
 	      "report: the runs compare");
 	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK_STR(text, golden ? golden : "", "report: matches tests/data/report.txt");
@@ -44,11 +56,91 @@ static void test_golden(void)
 	}
 	CHECK(lines > 50 && over == 0, "report: %d lines, none over 72 bytes (%d are)", lines,
 	      over);
+	free(text);
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(strstr(text, "5 base, 5 new, interleaved") && strstr(text, "PREEMPT_NONE") &&
+	      strstr(text, "emulation (TCG)") && strstr(text, "noise floor: 3 of 18"),
+	      "report: names boots per side, preemption, emulation and the floor");
+	CHECK(strstr(text, "(ns, emulated)") && strstr(text, "floor \xc2\xb1"),
+	      "report: emulated times marked, the floor beside each change");
 out:
+	cJSON_Delete(noise);
 	free(text);
 	free(golden);
 	compare_free(&c);
 	compare_unload(docs, 2);
+}
+
+static bool says(const char *text, const char *want);
+
+/* One test, metrics ns_a and ns_b in ns, each sample a boot of its own. */
+static cJSON *two_metrics(const char *variant, const double *a, const double *b, int n)
+{
+	cJSON *doc = cJSON_CreateObject(), *t, *metrics, *vm;
+	const char *names[] = { "ns_a", "ns_b" };
+	const double *x[] = { a, b };
+
+	cJSON_AddNumberToObject(doc, "schema", 1);
+	cJSON_AddStringToObject(doc, "status", "complete");
+	vm = cJSON_AddObjectToObject(doc, "vm");
+	cJSON_AddStringToObject(vm, "accel", "kvm");
+	cJSON_AddNumberToObject(vm, "cpus", 2);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "w");
+	t = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
+	cJSON_AddStringToObject(t, "test", "fastpath");
+	cJSON_AddStringToObject(t, "spec", "test=fastpath");
+	metrics = cJSON_AddObjectToObject(t, "metrics");
+	for (int k = 0; k < 2; k++) {
+		cJSON *m = cJSON_AddObjectToObject(metrics, names[k]), *boots;
+
+		cJSON_AddStringToObject(m, "unit", "ns");
+		cJSON_AddStringToObject(m, "better", "lower");
+		cJSON_AddItemToObject(m, "samples", cJSON_CreateDoubleArray(x[k], n));
+		boots = cJSON_AddArrayToObject(m, "boots");
+		for (int i = 0; i < n; i++)
+			cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[k][i], 1));
+	}
+	cJSON_AddArrayToObject(doc, "boots");
+	return doc;
+}
+
+/*
+ * ns_a: +50% with boots spread over 30%; ns_b: +10% with boots within
+ * 0.2%. The subject names ns_b: the stronger evidence, not the larger
+ * number.
+ */
+static void test_subject(void)
+{
+	static const char *const p[] = { "a.json", "b.json" };
+	const double a1[] = { 100, 130, 80, 110, 95 }, b1[] = { 150, 195, 120, 165, 142 };
+	const double a2[] = { 100, 100.1, 99.9, 100.2, 99.8 }, b2[] = { 110, 110.1, 109.9, 110.2, 109.8 };
+	cJSON *docs[] = { two_metrics("slab", a1, a2, 5), two_metrics("slub", b1, b2, 5) };
+	cJSON *few[] = { two_metrics("slab", a1, a2, 2), two_metrics("slub", b1, b2, 2) };
+	struct comparison c;
+	char *text;
+
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0 &&
+	      c.rows[0].cells[0].significant && c.rows[1].cells[0].significant &&
+	      c.rows[1].cells[0].q < c.rows[0].cells[0].q, "subject: both changes significant");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: fastpath.ns_b +10.0% regression\n",
+		       67), "subject: the strongest evidence (+10%%), not the largest change (+50%%)");
+	free(text);
+	compare_free(&c);
+	CHECK(compare_build(&c, p, (const cJSON *const *)few, 2, 0.05, NULL, NULL) == 0,
+	      "subject: two boots a side compared");
+	text = report_text(&c, (const cJSON *const *)few, 2, NULL);
+	CHECK(strstr(text, "slub vs slab: no test, too few boots\n") &&
+	      says(text, "No change is marked: slub has 2 boots, slab 2: a test across boots needs 3"),
+	      "subject: fewer than 3 boots a side, no test, and the summary says why");
+	free(text);
+	compare_free(&c);
+	for (int i = 0; i < 2; i++) {
+		cJSON_Delete(docs[i]);
+		cJSON_Delete(few[i]);
+	}
 }
 
 static void test_breakdown(void)
@@ -77,7 +169,7 @@ static char *census_report(const struct fixture *fs, int n, const char *phase)
 
 	for (int i = 0; i < n; i++)
 		docs[i] = fixture_doc(&fs[i]);
-	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05))
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
 		text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	copy = xstrdup(text ? text : "");
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -215,6 +307,7 @@ static void test_census_sets(void)
 
 int main(void)
 {
+	test_subject();
 	test_golden();
 	test_breakdown();
 	test_census_few_boots();

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of stats: summaries and Welch's t-test against reference values. */
+/*
+ * Unit tests of stats: summaries, quartiles, Welch's t-test, intervals and
+ * Benjamini-Hochberg against reference values.
+ */
 #define _GNU_SOURCE
 #include "check.h"
 #include "stats.h"
@@ -20,7 +23,70 @@ static void test_summary(void)
 	CHECK_NEAR(s.cov, 2.138089935299395 / 5.0, 1e-12, "coefficient of variation");
 	CHECK_NEAR(s.median, 4.5, 0, "median of an even count");
 	CHECK(s.min == 2 && s.max == 9, "min and max");
+	/* R: quantile(x, c(.25, .75)) (type 7): 4, 5.5 */
+	CHECK_NEAR(s.q1, 4, 1e-12, "first quartile");
+	CHECK_NEAR(s.q3, 5.5, 1e-12, "third quartile");
 	CHECK(x[0] == 9, "input left unsorted");
+}
+
+static void test_quantile(void)
+{
+	const double x[] = { 1, 2, 3, 4 };
+
+	/* R: quantile(1:4, c(0, .25, .5, .9, 1)) = 1, 1.75, 2.5, 3.7, 4 */
+	CHECK_NEAR(quantile(x, 4, 0), 1, 0, "quantile 0 is the minimum");
+	CHECK_NEAR(quantile(x, 4, 0.25), 1.75, 1e-12, "quantile 0.25 interpolates");
+	CHECK_NEAR(quantile(x, 4, 0.5), 2.5, 1e-12, "quantile 0.5 is the median");
+	CHECK_NEAR(quantile(x, 4, 0.9), 3.7, 1e-12, "quantile 0.9");
+	CHECK_NEAR(quantile(x, 4, 1), 4, 0, "quantile 1 is the maximum");
+	CHECK(isnan(quantile(x, 0, 0.5)), "no samples: NaN");
+}
+
+static void test_bh(void)
+{
+	/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "BH") = 0.02 0.04 0.04 0.02 */
+	const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	const double p2[] = { 0.01, NAN, 0.04, 0.03, 0.005, NAN };
+	const double p3[] = { 0.5, 0.001 };
+	double q[6];
+
+	bh_adjust(p, 4, q);
+	CHECK_NEAR(q[0], 0.02, 1e-12, "BH: q of 0.01 among 4");
+	CHECK_NEAR(q[1], 0.04, 1e-12, "BH: q of the largest is itself");
+	CHECK_NEAR(q[2], 0.04, 1e-12, "BH: q of 0.03 takes the step-up minimum");
+	CHECK_NEAR(q[3], 0.02, 1e-12, "BH: q of the smallest");
+	bh_adjust(p2, 6, q);
+	CHECK(isnan(q[1]) && isnan(q[5]), "BH: untested entries stay NaN");
+	CHECK_NEAR(q[0], 0.02, 1e-12, "BH: NaN entries do not count in m");
+	CHECK_NEAR(q[4], 0.02, 1e-12, "BH: ... for the smallest either");
+	/* R: p.adjust(c(0.5, 0.001), "BH") = 0.5 0.002 */
+	bh_adjust(p3, 2, q);
+	CHECK_NEAR(q[0], 0.5, 1e-12, "BH: a large p keeps its value");
+	CHECK_NEAR(q[1], 0.002, 1e-12, "BH: a small p doubles among 2");
+	CHECK(q[1] > p3[1], "BH: q is never below p");
+}
+
+static void test_difference_ci(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct summary sa, sb;
+	double lo, hi;
+
+	/*
+	 * Means 2 and 5, variances 1: se^2 = 2/3, df 4, t(0.975, 4) =
+	 * 2.776445105 (R: qt(0.975, 4)); 3 -/+ 2.776445105 sqrt(2/3).
+	 */
+	summarize(a, 3, &sa);
+	summarize(b, 3, &sb);
+	CHECK(difference_ci(&sa, &sb, 0.05, &lo, &hi) == 0, "difference: an interval");
+	CHECK_NEAR(lo, 3 - 2.776445105 * sqrt(2.0 / 3), 1e-8, "difference: lower bound");
+	CHECK_NEAR(hi, 3 + 2.776445105 * sqrt(2.0 / 3), 1e-8, "difference: upper bound");
+	summarize(a, 1, &sa);
+	CHECK(difference_ci(&sa, &sb, 0.05, &lo, &hi) == -1, "difference: n = 1 gives none");
+	summarize((const double[]){ 7, 7 }, 2, &sa);
+	summarize((const double[]){ 9, 9 }, 2, &sb);
+	CHECK(difference_ci(&sa, &sb, 0.05, &lo, &hi) == 0 && lo == 2 && hi == 2,
+	      "difference: no spread, a point interval");
 }
 
 static void test_edges(void)
@@ -153,6 +219,9 @@ static void test_percent_change(void)
 int main(void)
 {
 	test_summary();
+	test_quantile();
+	test_bh();
+	test_difference_ci();
 	test_edges();
 	test_welch();
 	test_welch_edges();

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the noise floor: A/A splits with known answers, the file, refusals. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "noise.h"
+#include "results.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Variant @variant under tcg: test=fastpath, ns_per_op with one sample per boot, and a count. */
+static cJSON *aa_doc(const char *variant, const double *x, int n)
+{
+	cJSON *doc = cJSON_CreateObject(), *t, *metrics, *m, *boots, *c;
+
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddStringToObject(doc, "status", "complete");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "vm"), "accel", "tcg");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "w");
+	t = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
+	cJSON_AddStringToObject(t, "test", "fastpath");
+	cJSON_AddStringToObject(t, "spec", "test=fastpath");
+	metrics = cJSON_AddObjectToObject(t, "metrics");
+	m = cJSON_AddObjectToObject(metrics, "ns_per_op");
+	cJSON_AddStringToObject(m, "unit", "ns");
+	cJSON_AddStringToObject(m, "better", "lower");
+	cJSON_AddItemToObject(m, "samples", cJSON_CreateDoubleArray(x, n));
+	boots = cJSON_AddArrayToObject(m, "boots");
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[i], 1));
+	c = cJSON_AddObjectToObject(metrics, "objects");
+	cJSON_AddStringToObject(c, "unit", "objects");
+	cJSON_AddStringToObject(c, "better", "higher");
+	cJSON_AddItemToObject(c, "samples", cJSON_CreateDoubleArray(x, n));
+	boots = cJSON_AddArrayToObject(doc, "boots");
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(boots, cJSON_CreateObject());
+	return doc;
+}
+
+static double entry_num(const cJSON *noise, const char *key)
+{
+	const cJSON *e = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(noise, "accels"), "tcg"), "tests"),
+		"test=fastpath"), "ns_per_op"), key);
+
+	return cJSON_IsNumber(e) ? e->valuedouble : NAN;
+}
+
+/*
+ * Boot medians 100, 100, 110, 110: the three splits with boot 0 in the
+ * first half change by +10%, 0 and 0; the 95th percentile of 0, 0, 10
+ * (type 7) is 9.
+ */
+static void test_known_splits(void)
+{
+	const double x[] = { 100, 100, 110, 110 };
+	const char *paths[] = { "a.json" };
+	cJSON *doc = aa_doc("slub", x, 4), *noise = noise_new();
+
+	CHECK(noise_measure(noise, paths, (const cJSON *const *)&doc, 1) == 1,
+	      "noise: one time metric measured, the count left out");
+	CHECK(entry_num(noise, "splits") == 3 && entry_num(noise, "boots_per_side") == 2,
+	      "noise: 4 boots, 3 splits of 2 a side");
+	CHECK_NEAR(entry_num(noise, "abs_change_pct_max"), 10, 1e-9, "noise: the largest change is 10%%");
+	CHECK_NEAR(noise_floor(noise, "tcg", "test=fastpath", "ns_per_op"), 9, 1e-9,
+		   "noise: the floor is the 95th percentile of |change|, 9%%");
+	CHECK(isnan(noise_floor(noise, "kvm", "test=fastpath", "ns_per_op")) &&
+	      isnan(noise_floor(noise, "tcg", "test=fastpath", "objects")) &&
+	      isnan(noise_floor(NULL, "tcg", "test=fastpath", "ns_per_op")),
+	      "noise: no floor for another accelerator, a count, or no file");
+	cJSON_Delete(doc);
+	cJSON_Delete(noise);
+}
+
+/* Two files of one variant pool their boots; a new measurement replaces the entry. */
+static void test_pooled(void)
+{
+	const double a[] = { 100, 100, 100 }, b[] = { 100, 100, 100 };
+	const char *paths[] = { "a.json", "b.json" };
+	cJSON *docs[] = { aa_doc("slub", a, 3), aa_doc("slub", b, 3) };
+	cJSON *noise = noise_new(), *runs;
+
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+		cJSON_AddObjectToObject(cJSON_GetObjectItem(noise, "accels"), "tcg"), "tests"),
+		"test=fastpath"), "ns_per_op"), "floor_pct", 50);
+	CHECK(noise_measure(noise, paths, (const cJSON *const *)docs, 2) == 1,
+	      "noise: two files measured together");
+	CHECK(entry_num(noise, "splits") == 10 && entry_num(noise, "boots_per_side") == 3,
+	      "noise: 6 boots pooled, C(5, 2) = 10 splits");
+	CHECK(noise_floor(noise, "tcg", "test=fastpath", "ns_per_op") == 0,
+	      "noise: the same every boot, a floor of 0 replaces the old 50");
+	runs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(noise, "accels"), "tcg"), "runs");
+	CHECK(cJSON_GetArraySize(runs) == 1 &&
+	      cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "files")) == 2,
+	      "noise: the measurement is recorded with its files");
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	cJSON_Delete(noise);
+}
+
+static void test_refusals(void)
+{
+	const double x[] = { 100, 101, 102 };
+	const char *paths[] = { "a.json", "b.json" };
+	cJSON *docs[] = { aa_doc("slub", x, 3), aa_doc("slab", x, 3) };
+	cJSON *noise = noise_new();
+
+	CHECK(noise_measure(noise, paths, (const cJSON *const *)docs, 2) == -1,
+	      "noise: two variants are no A/A");
+	CHECK(noise_measure(noise, paths, (const cJSON *const *)docs, 1) == -1,
+	      "noise: 3 boots are too few");
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	cJSON_Delete(noise);
+}
+
+/* Many boots: splits are sampled, the same on every run. */
+static void test_sampled(void)
+{
+	double x[20];
+	const char *paths[] = { "a.json" };
+	cJSON *doc, *n1 = noise_new(), *n2 = noise_new();
+
+	for (int i = 0; i < 20; i++)
+		x[i] = 100 + (i * 7) % 11;
+	doc = aa_doc("slub", x, 20);
+	CHECK(noise_measure(n1, paths, (const cJSON *const *)&doc, 1) == 1 &&
+	      noise_measure(n2, paths, (const cJSON *const *)&doc, 1) == 1, "noise: 20 boots measured");
+	CHECK(entry_num(n1, "splits") == NOISE_MAX_SPLITS, "noise: C(19, 9) splits sampled down to 5000");
+	CHECK(entry_num(n1, "floor_pct") == entry_num(n2, "floor_pct") &&
+	      entry_num(n1, "floor_pct") > 0, "noise: the sampled floor is reproducible");
+	cJSON_Delete(doc);
+	cJSON_Delete(n1);
+	cJSON_Delete(n2);
+}
+
+static void test_file(void)
+{
+	char dir[] = "/tmp/sbnoise-XXXXXX", *path, *bad;
+	bool missing;
+	cJSON *n;
+
+	CHECK(mkdtemp(dir) != NULL, "noise: scratch directory");
+	path = xasprintf("%s/noise.json", dir);
+	bad = xasprintf("%s/bad.json", dir);
+	CHECK(!noise_load(path, &missing) && missing, "noise: no file is missing, not an error");
+	write_file_atomic(bad, "{\"schema\": 2}", 13);
+	CHECK(!noise_load(bad, &missing) && !missing, "noise: another schema is an error");
+	write_file_atomic(path, "{\"schema\": 1, \"accels\": {}}", 27);
+	n = noise_load(path, &missing);
+	CHECK(n && !missing, "noise: an empty floor file loads");
+	cJSON_Delete(n);
+	unlink(bad);
+	free(bad);
+	setenv("SLABBENCH_NOISE", path, 1);
+	bad = noise_path();
+	CHECK(!strcmp(bad, path), "noise: $SLABBENCH_NOISE names the file");
+	unlink(path);
+	rmdir(dir);
+	free(bad);
+	free(path);
+}
+
+int main(void)
+{
+	test_known_splits();
+	test_pooled();
+	test_refusals();
+	test_sampled();
+	test_file();
+	return check_done();
+}
