@@ -6,12 +6,10 @@
 # instructions, and under plain TCG, beyond the floor slabbench noise
 # measures here. SLUB with slub_debug=FZPU against plain SLUB must be a
 # significant fast-path regression beyond that floor, and the gate must
-# say so. Every guest boots with no_timer_check: on a loaded host the
-# kernel's IO-APIC timer check can fail a TCG boot ("IO-APIC + timer
-# doesn't work!"), and this test boots 31 guests.
+# say so.
 . tests/e2e/lib.sh
 
-quick=(--workload=quick --cmdline=no_timer_check)
+quick=(--workload=quick)
 nometric='[.. | objects | select(has("significant")) | .significant] | length > 0 and all(. == false)'
 
 "$SB" run --alloc=slub,slub --accel=icount --boots=3 "${quick[@]}" -o "$TMP/ic" >/dev/null 2>&1
@@ -43,7 +41,7 @@ check "slub against slub (tcg, 5 boots a side): compared with the floor" \
 check "slub against slub (tcg): no metric flagged" jqt "$TMP/aa.json" "$nometric"
 echo "# A/A under TCG: changes $(jq -c '[.tests[].metrics[] | select(.kind == "time") | .runs[0].change_pct | . * 10 | round / 10]' "$TMP/aa.json") %, floors $(jq -c '[.tests[].metrics[] | select(.kind == "time") | .floor_pct | . * 10 | round / 10]' "$TMP/aa.json") %"
 
-"$SB" run --alloc=slub --accel=tcg --workload=quick --cmdline="no_timer_check slub_debug=FZPU" \
+"$SB" run --alloc=slub --accel=tcg --workload=quick --cmdline=slub_debug=FZPU \
 	-o "$TMP/fzpu.json" >/dev/null 2>&1
 check "slub_debug=FZPU reached the guest" jqt "$TMP/fzpu.json" '.boots[0].cmdline | test("slub_debug=FZPU")'
 "$SB" compare --json "$base" "$TMP/fzpu.json" >"$TMP/fzpu-cmp.json" 2>/dev/null

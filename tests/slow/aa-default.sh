@@ -9,7 +9,7 @@
 # tests/e2e/knownanswer.sh.
 . tests/e2e/lib.sh
 
-opts=(--accel=tcg --workload=default --cmdline=no_timer_check)
+opts=(--accel=tcg --workload=default)
 "$SB" noise --alloc=slub "${opts[@]}" -o "$TMP/noise-runs.json" >/dev/null 2>&1
 check "noise: floors of the default workload's times under TCG" \
 	jqt "$SLABBENCH_NOISE" '[.accels.tcg.tests[][]] | length > 20'
