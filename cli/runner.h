@@ -47,7 +47,12 @@ struct workload;
 	  .help = "hard limit per boot; the default times N/"			\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
-	  .deftext = "the workload's, or 600" }
+	  .deftext = "the workload's, or 600" },				\
+	OPT_STRING(0, "cost-geometry", &(v)->cost_geometry, "LIST",		\
+		   "--accel=cost: the simulated caches, e.g.\n"			\
+		   "l1d=32768/8/64,l2=1048576/16/64,llc=262144/16/64\n"	\
+		   "(SIZE/WAYS/LINE in bytes; the plugin's\n"			\
+		   "defaults for those not given)")
 
 struct runner_opts {
 	struct vm_opts vm;

@@ -35,18 +35,51 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
+
+int vm_cost_geometry_check(const char *opt, const char *geometry)
+{
+	static const char *const keys[] = { "l1d", "l2", "llc", "l1i" };
+	const char *p = geometry;
+
+	while (*p) {
+		size_t k, len = strcspn(p, ",");
+		unsigned long size, ways, line;
+		char item[64], tail;
+		bool known = false;
+
+		snprintf(item, sizeof(item), "%.*s", (int)(len < 63 ? len : 63), p);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t kl = strlen(keys[k]);
+
+			if (!strncmp(item, keys[k], kl) && item[kl] == '=') {
+				known = sscanf(item + kl + 1, "%lu/%lu/%lu%c", &size, &ways, &line,
+					       &tail) == 3 && size && ways && line;
+				break;
+			}
+		}
+		if (!known)
+			return error("%s: '%s' is not l1d=, l2=, llc= or l1i= SIZE/WAYS/LINE in bytes "
+				     "(e.g. llc=262144/16/64)", opt, item);
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
 
 int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 {
-	bool icount = !strcmp(v->accel, "icount");
+	bool icount = !strcmp(v->accel, "icount") || !strcmp(v->accel, "cost");
 	struct opt_longs *l = &v->cpus_list;
 
 	/* QEMU 7.2's single-threaded icount hangs bringing up a second vCPU. */
 	for (int i = 0; i < l->n; i++)
 		if (icount && l->v[i] > 1)
-			return error("--accel=icount runs one vCPU only (a second one never comes up); "
-				     "drop --cpus or use --cpus=1");
+			return error("--accel=%s runs one vCPU only (under icount a second one never "
+				     "comes up); drop --cpus or use --cpus=1", v->accel);
+	if (v->cost_geometry && strcmp(v->accel, "cost"))
+		return error("%s: --cost-geometry needs --accel=cost", cmd);
+	if (v->cost_geometry && vm_cost_geometry_check("--cost-geometry", v->cost_geometry))
+		return -1;
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };
 	for (int i = 0; i < l->n; i++)
@@ -282,7 +315,7 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup("kvm");
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup("host");
-	} else if (!strcmp(accel, "icount")) {
+	} else if (!strcmp(accel, "icount") || !strcmp(accel, "cost")) {
 		/* Guest time counts instructions: slow, deterministic. */
 		argv[n++] = xstrdup("-accel");
 		argv[n++] = xstrdup("tcg,thread=single");
@@ -290,6 +323,13 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup("shift=0,sleep=off");
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup("max");
+		if (!strcmp(accel, "cost")) {
+			argv[n++] = xstrdup("-plugin");
+			argv[n++] = xasprintf("%s/%s,out=%s/%s%s%s", slabbench_home(),
+					      VM_COST_PLUGIN, c->dir, VM_COST_FILE,
+					      c->cost_geometry ? "," : "",
+					      c->cost_geometry ? c->cost_geometry : "");
+		}
 	} else {
 		argv[n++] = xstrdup("-accel");
 		argv[n++] = xstrdup(tcg_single_thread(c) ? "tcg,thread=single" : "tcg");
@@ -356,6 +396,13 @@ static pid_t spawn_qemu(struct boot *b)
 
 	unlink(b->channel_path);
 	unlink(b->console_path);
+	if (!strcmp(b->accel, "cost")) {
+		char *cost = xasprintf("%s/%s", b->c->dir, VM_COST_FILE);
+
+		/* A boot that dies early must not leave the last boot's counts. */
+		unlink(cost);
+		free(cost);
+	}
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(b->qemu_log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -497,6 +544,16 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		}
 	} else if (!strcmp(accel, "kvm") && !kvm_openable()) {
 		return error("--accel=kvm: /dev/kvm cannot be opened: %s", strerror(errno));
+	} else if (!strcmp(accel, "cost")) {
+		char *plugin = xasprintf("%s/%s", slabbench_home(), VM_COST_PLUGIN);
+		int missing = access(plugin, R_OK);
+
+		if (missing)
+			error("--accel=cost: the cost-model plugin %s: %s (build it with make)",
+			      plugin, strerror(errno));
+		free(plugin);
+		if (missing)
+			return -1;
 	}
 	b.channel_path = xasprintf("%s/channel", c->dir);
 	b.console_path = xasprintf("%s/console.log", c->dir);
@@ -525,7 +582,12 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 	}
 	snprintf(o->accel, sizeof(o->accel), "%s", accel);
 	if (strcmp(accel, "kvm"))
-		o->tcg_thread = !strcmp(accel, "icount") || tcg_single_thread(c) ? "single" : "multi";
+		o->tcg_thread = !strcmp(accel, "icount") || !strcmp(accel, "cost") ||
+				tcg_single_thread(c) ? "single" : "multi";
+	if (!strcmp(accel, "cost")) {
+		o->cost_path = xasprintf("%s/%s", c->dir, VM_COST_FILE);
+		o->cost_text = read_file(o->cost_path, NULL);
+	}
 	o->channel = read_file(b.channel_path, &o->channel_len);
 	if (!o->channel) {
 		o->channel = xstrdup("");
@@ -558,5 +620,7 @@ void vm_outcome_free(struct vm_outcome *o)
 	free(o->console_path);
 	free(o->qemu_version);
 	free(o->console_problem);
+	free(o->cost_text);
+	free(o->cost_path);
 	memset(o, 0, sizeof(*o));
 }
