@@ -31,7 +31,22 @@ CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agen
 CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
-all: $(BUILD)/slabbench $(BUILD)/slabbench-agent
+# The cost-model plugin (tcg/) is loaded by QEMU, not linked with the
+# program: its cache model and instruction classes are a library of their
+# own, shared only with their unit tests.
+TCG_LIB := tcg/cachesim.c tcg/insnclass.c
+TCG_HDRS := $(wildcard tcg/*.h)
+TCG_TESTS := $(BUILD)/tests/test_cachesim $(BUILD)/tests/test_insnclass
+PLUGIN := $(BUILD)/tcg/slabbench-cost.so
+# The plugin's bare test guest: multiboot, 32-bit, no libraries. The
+# bench builds are a long loop for timing the plugin against plain TCG;
+# the bad build places markers wrongly.
+COSTGUESTS := $(BUILD)/tests/costguest $(BUILD)/tests/costguest-bench1 \
+	$(BUILD)/tests/costguest-bench2 $(BUILD)/tests/costguest-bad
+GUEST_FLAGS := -m32 -ffreestanding -nostdlib -static -no-pie -Wl,--build-id=none \
+	-Wl,-z,noexecstack -Wl,-T,tests/costguest/guest.ld
+
+all: $(BUILD)/slabbench $(BUILD)/slabbench-agent $(PLUGIN) $(COSTGUESTS)
 
 $(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
@@ -41,6 +56,27 @@ $(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
 $(BUILD)/slabbench-agent: $(AGENT_SRC) $(AGENT_HDRS) Makefile
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) -Iinclude/uapi $(CFLAGS) -static -o $@ $(AGENT_SRC)
+
+$(PLUGIN): tcg/slabbench-cost.c $(TCG_LIB) $(TCG_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -fPIC -shared -fvisibility=hidden -pthread \
+		-o $@ tcg/slabbench-cost.c $(TCG_LIB)
+
+$(BUILD)/tests/costguest: tests/costguest/guest.S tests/costguest/guest.ld Makefile
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_FLAGS) -o $@ $<
+
+$(BUILD)/tests/costguest-bad: tests/costguest/guest.S tests/costguest/guest.ld Makefile
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_FLAGS) -DBAD -o $@ $<
+
+$(BUILD)/tests/costguest-bench%: tests/costguest/guest.S tests/costguest/guest.ld Makefile
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_FLAGS) -DBENCH=$* -o $@ $<
+
+$(TCG_TESTS): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(TCG_LIB) $(TCG_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -Itests/unit -Itcg -O1 -g $(SAN) -o $@ $< $(TCG_LIB)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
