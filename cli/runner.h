@@ -48,11 +48,11 @@ struct workload;
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
 	  .deftext = "the workload's, or 600" },				\
-	OPT_STRING(0, "cost-geometry", &(v)->cost_geometry, "LIST",		\
+	OPT_STRING(0, "cachesim", &(v)->cost_geometry, "LIST",		\
 		   "--accel=cost: the simulated caches, e.g.\n"			\
-		   "l1d=32768/8/64,l2=1048576/16/64,llc=262144/16/64\n"	\
-		   "(SIZE/WAYS/LINE in bytes; the plugin's\n"			\
-		   "defaults for those not given)")
+		   "l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"			\
+		   "(SIZE/WAYS/LINE; Zen 4's for those not given;\n"		\
+		   "docs/cost-model.md)")
 
 struct runner_opts {
 	struct vm_opts vm;

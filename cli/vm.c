@@ -10,6 +10,7 @@
 #include "frames.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/slabbench.h>
@@ -37,32 +38,42 @@ static void on_signal(int sig)
 
 const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
 
+/* "SIZE[KMG]/WAYS/LINE", each a positive decimal; the plugin checks the rest. */
+static bool cache_level(const char *s)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s) || !strtoul(s, &end, 10))
+		return false;
+	if (*end == 'K' || *end == 'M' || *end == 'G')
+		end++;
+	for (int i = 0; i < 2; i++) {
+		if (*end != '/' || !isdigit((unsigned char)end[1]) || !strtoul(end + 1, &end, 10))
+			return false;
+	}
+	return !*end;
+}
+
 int vm_cost_geometry_check(const char *opt, const char *geometry)
 {
-	static const char *const keys[] = { "l1d", "l2", "llc", "l1i" };
+	static const char *const keys[] = { "l1d=", "l2=", "llc=" };
 	const char *p = geometry;
 
-	while (*p) {
-		size_t k, len = strcspn(p, ",");
-		unsigned long size, ways, line;
-		char item[64], tail;
-		bool known = false;
+	do {
+		size_t len = strcspn(p, ",");
+		char item[64];
+		bool known;
 
 		snprintf(item, sizeof(item), "%.*s", (int)(len < 63 ? len : 63), p);
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			size_t kl = strlen(keys[k]);
-
-			if (!strncmp(item, keys[k], kl) && item[kl] == '=') {
-				known = sscanf(item + kl + 1, "%lu/%lu/%lu%c", &size, &ways, &line,
-					       &tail) == 3 && size && ways && line;
-				break;
-			}
-		}
-		if (!known)
-			return error("%s: '%s' is not l1d=, l2=, llc= or l1i= SIZE/WAYS/LINE in bytes "
-				     "(e.g. llc=262144/16/64)", opt, item);
+		known = !strcmp(item, "sim=window") || !strcmp(item, "sim=always");
+		for (size_t k = 0; !known && k < sizeof(keys) / sizeof(keys[0]); k++)
+			known = !strncmp(item, keys[k], strlen(keys[k])) &&
+				cache_level(item + strlen(keys[k]));
+		if (!known || len > 63)
+			return error("%s: '%s' is not l1d=, l2= or llc=SIZE/WAYS/LINE (SIZE in bytes, "
+				     "or with K, M or G), nor sim=window|always", opt, item);
 		p += len + (p[len] == ',');
-	}
+	} while (*p);
 	return 0;
 }
 
@@ -77,8 +88,8 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 			return error("--accel=%s runs one vCPU only (under icount a second one never "
 				     "comes up); drop --cpus or use --cpus=1", v->accel);
 	if (v->cost_geometry && strcmp(v->accel, "cost"))
-		return error("%s: --cost-geometry needs --accel=cost", cmd);
-	if (v->cost_geometry && vm_cost_geometry_check("--cost-geometry", v->cost_geometry))
+		return error("%s: --cachesim needs --accel=cost", cmd);
+	if (v->cost_geometry && vm_cost_geometry_check("--cachesim", v->cost_geometry))
 		return -1;
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };

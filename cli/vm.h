@@ -107,8 +107,9 @@ void print_console_tail(const char *path, int lines);
 /* The accelerators --accel takes, NULL-terminated. */
 extern const char *const vm_accels[];
 /*
- * Whether @geometry is a list of the plugin's cache options, "l1d=", "l2=",
- * "llc=" or "l1i=" then SIZE/WAYS/LINE in bytes; -1 after a message.
+ * Whether @geometry is a comma-separated list of the plugin's cache
+ * options: "l1d=", "l2=" or "llc=" then SIZE[KMG]/WAYS/LINE, or
+ * "sim=window|always"; -1 after a message naming @opt.
  */
 int vm_cost_geometry_check(const char *opt, const char *geometry);
 /*
