@@ -72,8 +72,10 @@ int vm_cost_geometry_check(const char *opt, const char *geometry)
 		if (!known || len > 63)
 			return error("%s: '%s' is not l1d=, l2= or llc=SIZE/WAYS/LINE (SIZE in bytes, "
 				     "or with K, M or G), nor sim=window|always", opt, item);
-		p += len + (p[len] == ',');
-	} while (*p);
+		p += len;
+	} while (*p && *++p);
+	if (p > geometry && p[-1] == ',')
+		return error("%s: '%s' ends with a comma", opt, geometry);
 	return 0;
 }
 
@@ -88,8 +90,8 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 			return error("--accel=%s runs one vCPU only (under icount a second one never "
 				     "comes up); drop --cpus or use --cpus=1", v->accel);
 	if (v->cost_geometry && strcmp(v->accel, "cost"))
-		return error("%s: --cachesim needs --accel=cost", cmd);
-	if (v->cost_geometry && vm_cost_geometry_check("--cachesim", v->cost_geometry))
+		return error("%s: --caches needs --accel=cost", cmd);
+	if (v->cost_geometry && vm_cost_geometry_check("--caches", v->cost_geometry))
 		return -1;
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };
