@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "cost.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
@@ -188,6 +189,11 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 	x->tested = !welch_test(&row->base, &x->s, &x->w);
 	x->significant = x->tested && x->w.p < alpha;
 	x->worse = row->higher_better ? x->s.mean < row->base.mean : x->s.mean > row->base.mean;
+	if (cost_unit(row->unit)) {
+		x->exact = true;
+		x->tested = false;
+		x->significant = x->s.mean != row->base.mean;
+	}
 }
 
 static void add_rows(struct comparison *c, const cJSON *const *docs, int test)
@@ -292,9 +298,17 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				continue;
 			if (x->has_pct)
 				snprintf(pct, sizeof(pct), "%+.2f%%", x->pct);
-			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), p = %.3g\n",
-				row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
-				c->runs[0].label, row->higher_better ? "higher" : "lower", x->w.p);
+			if (x->exact)
+				sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is "
+					"better), exact counts of the cost model\n",
+					row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
+					c->runs[0].label, row->higher_better ? "higher" : "lower");
+			else
+				sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is "
+					"better), p = %.3g\n",
+					row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
+					c->runs[0].label, row->higher_better ? "higher" : "lower",
+					x->w.p);
 			count++;
 		}
 	}
@@ -345,7 +359,7 @@ static void text_cell(struct strbuf *b, const struct cmp_cell *x)
 			fmt_pct(pct, sizeof(pct), x->pct);
 		else
 			strcpy(pct, "n/a");
-		if (!x->tested)
+		if (!x->tested && !x->exact)
 			strcpy(mark, "n<2");
 		else if (x->significant)
 			strcpy(mark, x->worse ? "*worse" : "*better");
@@ -460,6 +474,7 @@ static cJSON *json_cell(const struct cmp_cell *x, const char *label)
 		cJSON_AddNullToObject(o, "change_pct_ci");
 	}
 	cJSON_AddBoolToObject(o, "tested", x->tested);
+	cJSON_AddBoolToObject(o, "exact", x->exact);
 	if (x->tested) {
 		add_number(o, "t", x->w.t);
 		add_number(o, "df", x->w.df);

@@ -19,8 +19,10 @@ struct cmp_cell {
 	bool has_pct, has_ci, tested;
 	double pct, ci_lo, ci_hi;
 	struct welch w;
-	bool significant;	/* p < alpha */
+	bool significant;	/* p < alpha; for an exact metric, any change */
 	bool worse;		/* the mean moved in the metric's bad direction */
+	/* The cost model's counts (cost_unit()): a change is a change, never tested. */
+	bool exact;
 };
 
 struct cmp_row {

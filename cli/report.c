@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "cost.h"
 #include "json.h"
 #include "slabmem.h"
 #include "strbuf.h"
@@ -66,17 +67,31 @@ static bool time_unit(const struct cmp_row *row)
 	return !strcmp(row->unit, "ns") || !strcmp(row->unit, "ops/s");
 }
 
-/* The largest significant change in time, else in anything shown. */
+/* The cost model's exact counts (not its simulated misses). */
+static bool exact_unit(const struct cmp_row *row)
+{
+	return cost_unit(row->unit) && strcmp(row->unit, "misses/op") != 0;
+}
+
+/*
+ * The largest change in time on hardware, else in the cost model's exact
+ * counts, else in emulated time, else in anything shown: without KVM a
+ * count of instructions is evidence and an emulated time is not.
+ */
 static const struct cmp_row *largest_change(const struct comparison *c)
 {
+	bool emulated = c->runs[0].emulated || c->runs[1].emulated;
 	const struct cmp_row *best = NULL;
 
-	for (int pass = 0; pass < 2 && !best; pass++) {
+	for (int pass = 0; pass < 3 && !best; pass++) {
 		for (int i = 0; i < c->nr_rows; i++) {
 			const struct cmp_row *row = &c->rows[i];
 			const struct cmp_cell *x = &row->cells[0];
+			bool wanted = pass == 2 ||
+				      (pass == 0 ? (emulated ? exact_unit(row) : time_unit(row)) :
+						   (emulated ? time_unit(row) : true));
 
-			if (!shown_unit(row) || (!pass && !time_unit(row)))
+			if (!shown_unit(row) || !wanted)
 				continue;
 			if (x->present && x->significant && x->has_pct &&
 			    (!best || fabs(x->pct) > fabs(best->cells[0].pct)))
@@ -406,7 +421,7 @@ static void field(struct strbuf *b, const char *name, const char *value)
 	free(w.s);
 }
 
-static void setup(struct strbuf *b, const struct comparison *c)
+static void setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	char *v;
 
@@ -422,6 +437,22 @@ static void setup(struct strbuf *b, const struct comparison *c)
 			      !strcmp(run->tcg_thread, "single") ? " on one host thread" : "",
 			      *run->cmdline ? ", kernel parameters " : "", run->cmdline);
 		field(b, r ? "new guest" : "base guest", v);
+		free(v);
+	}
+	for (int r = 0; r < 2; r++) {
+		const cJSON *g = json_at(docs[r], "vm.cost_model.geometry");
+		const cJSON *g0 = json_at(docs[0], "vm.cost_model.geometry");
+		const char *geometry = cJSON_GetStringValue(g);
+
+		/* The new guest's only when it differs from the base's. */
+		if (!geometry || (r && cJSON_IsString(g0) && !strcmp(geometry, g0->valuestring)))
+			continue;
+		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, loads, "
+			      "stores, locked and irq-flag instructions per op are exact "
+			      "counts, the same on every run; cache misses per op are a "
+			      "model's (LRU caches %s, no prefetchers), not measured.",
+			      r ? "new guest: " : "", geometry);
+		field(b, "cost model", v);
 		free(v);
 	}
 	field(b, "QEMU", c->runs[0].qemu);
@@ -705,7 +736,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 	subject(&b, c);
 	sb_addf(&b, "\n");
 	summary(&b, c, docs, &v);
-	setup(&b, c);
+	setup(&b, c, docs);
 	kernels(&b, c, docs);
 	results(&b, c);
 	memory(&b, c, docs, &v);
