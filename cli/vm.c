@@ -340,6 +340,9 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 			/* RDRAND (-cpu max has it) from a fixed seed, not the host's entropy. */
 			argv[n++] = xstrdup("-seed");
 			argv[n++] = xstrdup("1");
+			/* The guest's wall clock (and what it seeds) from the guest's own time. */
+			argv[n++] = xstrdup("-rtc");
+			argv[n++] = xstrdup("base=2024-01-01T00:00:00,clock=vm");
 			argv[n++] = xstrdup("-plugin");
 			argv[n++] = xasprintf("%s/%s,out=%s/%s%s%s", slabbench_home(),
 					      VM_COST_PLUGIN, c->dir, VM_COST_FILE,
