@@ -24,6 +24,8 @@ int cmd_plot(int argc, char **argv)
 			 "  hitrate   per-CPU cache hit rates per run and test\n"
 			 "  scaling   throughput against CPUs\n"
 			 "  remote    cost of remote frees, on each side\n"
+			 "  sizes-insns  kmalloc+kfree instructions against object size\n"
+			 "            (--accel=cost)\n"
 			 "and from the slab census of runs that carry it (docs/census.md):\n"
 			 "  memory-cpus   against guest CPUs, a line per allocator: bytes held\n"
 			 "                beyond live object bytes, and Slab + Percpu\n"

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "compare.h"
+#include "cost.h"
 #include "json.h"
 #include "noise.h"
 #include "results.h"
@@ -267,6 +268,10 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 			   x->s.mean > row->base.mean;
 	}
 	x->beyond_floor = isnan(row->floor) || !x->has_pct || fabs(x->pct) > row->floor;
+	/* The cost model's counts repeat exactly: a change is a change, untested. */
+	x->exact = cost_unit(row->unit);
+	if (x->exact)
+		x->tested = false;
 }
 
 /*
@@ -292,6 +297,8 @@ static void adjust(struct comparison *c)
 			x->q = q[i];
 			x->significant = x->present && x->tested && q[i] < c->alpha &&
 					 x->beyond_floor;
+			if (x->exact)
+				x->significant = x->present && x->s.mean != c->rows[i].base.mean;
 			x->inside_floor = x->present && x->tested && q[i] < c->alpha &&
 					  !x->beyond_floor;
 		}
@@ -460,11 +467,14 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				continue;
 			if (x->has_pct)
 				snprintf(pct, sizeof(pct), "%+.2f%%", x->pct);
-			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), "
-				"p = %.3g, BH q = %.3g",
+			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), ",
 				row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
-				c->runs[0].label, row->higher_better ? "higher" : "lower", x->w.p, x->q);
-			if (!isnan(row->floor))
+				c->runs[0].label, row->higher_better ? "higher" : "lower");
+			if (x->exact)
+				sb_addf(&b, "exact counts of the cost model");
+			else
+				sb_addf(&b, "p = %.3g, BH q = %.3g", x->w.p, x->q);
+			if (!x->exact && !isnan(row->floor))
 				sb_addf(&b, ", floor %.2f%%", row->floor);
 			sb_addf(&b, "\n");
 			count++;
@@ -689,6 +699,7 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 	add_pair(o, "change_pct_ci", x->has_ci && !diff, x->ci_lo, x->ci_hi);
 	add_pair(o, "change_ci", x->has_ci && diff, x->ci_lo, x->ci_hi);
 	cJSON_AddBoolToObject(o, "tested", x->tested);
+	cJSON_AddBoolToObject(o, "exact", x->exact);
 	if (x->tested) {
 		add_number(o, "t", x->w.t);
 		add_number(o, "df", x->w.df);

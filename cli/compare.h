@@ -34,9 +34,11 @@ struct cmp_cell {
 	struct welch w;
 	double q;		/* Benjamini-Hochberg adjusted p; NAN untested */
 	bool beyond_floor;	/* |pct| above the floor, or no floor known */
-	bool significant;	/* q < alpha and beyond the floor */
+	bool significant;	/* q < alpha and beyond the floor; exact: any change */
 	bool inside_floor;	/* q < alpha, yet inside the floor: not flagged */
 	bool worse;		/* the mean moved in the metric's bad direction */
+	/* The cost model's counts (cost_unit()): a change is a change, never tested. */
+	bool exact;
 };
 
 struct cmp_row {

@@ -428,7 +428,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	long at = o->at;
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
 	char *missing_at, *title_cpus, *title_where;
-	struct chart charts[7] = {
+	struct chart charts[8] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
 		{ .name = "overhead", .script = "overhead.gp",
@@ -441,6 +441,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		  .missing = "no remote test in the results (workloads remote, default)" },
 		{ .name = "memory-cpus", .script = "memory-cpus.gp", .missing = missing_census },
 		{ .name = "memory-where", .script = "memory-where.gp" },
+		{ .name = "sizes-insns", .script = "lines.gp",
+		  .missing = "no sizes test run under --accel=cost in the results" },
 	};
 	const char *titles[] = {
 		"kmalloc+kfree cost against object size (mean, error bars: 1 stddev)",
@@ -449,6 +451,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"Throughput against CPUs: all threads alloc+free on one cache",
 		"Remote frees: allocated on one CPU, freed on another",
 		NULL, NULL,
+		"kmalloc+kfree instructions against object size (cost model, exact)",
 	};
 	static const char *const axes[] = {
 		"xlabel=\"object size (bytes)\"; ylabel=\"ns per kmalloc+kfree\"; logx=1",
@@ -458,6 +461,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"ylabel=\"ns per operation on its CPU\"",
 		"",
 		"",
+		"xlabel=\"object size (bytes)\"; ylabel=\"instructions per kmalloc+kfree\"; logx=1",
 	};
 	int drawn = 0, failed = 0;
 
@@ -485,6 +489,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	if (nr_pts)
 		memory_cpus_chart(&charts[5], pts, nr_pts);
 	memory_where_chart(&charts[6], pts, nr_pts, at);
+	lines_chart(&charts[7], docs, runs, n, "sizes", "instructions_per_op", "size", NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
 

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "cost.h"
 #include "json.h"
 #include "slabmem.h"
 #include "strbuf.h"
@@ -61,20 +62,39 @@ static bool shown_unit(const struct cmp_row *row)
 	return row->kind != KIND_CYCLES;
 }
 
+/* The cost model's exact counts (not its simulated misses). */
+static bool exact_unit(const struct cmp_row *row)
+{
+	return cost_unit(row->unit) && strcmp(row->unit, "misses/op") != 0;
+}
+
 /*
- * The significant change with the smallest adjusted p: the strongest
- * evidence, not the largest number, which would favour the noisiest
- * metric. Only times are tested, and significant means beyond the floor.
+ * The change a subject names. Without hardware times, the cost model's
+ * exact counts first: a change there is certain, and the largest is
+ * named. Else the tested change with the strongest evidence (smallest
+ * adjusted p), not the largest number, which would favour the noisiest
+ * metric; significant means beyond the floor.
  */
 static const struct cmp_row *strongest_change(const struct comparison *c)
 {
+	bool emulated = c->runs[0].emulated || c->runs[1].emulated;
 	const struct cmp_row *best = NULL;
 
+	for (int i = 0; i < c->nr_rows && emulated; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		const struct cmp_cell *x = &row->cells[0];
+
+		if (exact_unit(row) && x->present && x->significant && x->has_pct &&
+		    (!best || fabs(x->pct) > fabs(best->cells[0].pct)))
+			best = row;
+	}
+	if (best)
+		return best;
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		const struct cmp_cell *x = &row->cells[0];
 
-		if (x->present && x->significant && x->has_pct &&
+		if (!x->exact && x->present && x->significant && x->has_pct &&
 		    (!best || x->q < best->cells[0].q))
 			best = row;
 	}
@@ -439,6 +459,9 @@ static const char *clock_kind(const struct run_id *run)
 		return "hardware (KVM): times are the host CPU's";
 	if (!strcmp(run->accel, "icount"))
 		return "emulation (TCG, icount): guest time counts instructions";
+	if (!strcmp(run->accel, "cost"))
+		return "emulation (TCG, icount, the cost model's plugin): guest time counts "
+		       "instructions";
 	return "emulation (TCG): times are emulated";
 }
 
@@ -479,6 +502,22 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		if (r == 0 && !strcmp(base, json_str_at(docs[1], "kernel.config_base")) &&
 		    !strcmp(preempt, json_str_at(docs[1], "kernel.preempt")))
 			break;
+	}
+	for (int r = 0; r < 2; r++) {
+		const cJSON *g = json_at(docs[r], "vm.cost_model.geometry");
+		const cJSON *g0 = json_at(docs[0], "vm.cost_model.geometry");
+		const char *geometry = cJSON_GetStringValue(g);
+
+		/* The new guest's only when it differs from the base's. */
+		if (!geometry || (r && cJSON_IsString(g0) && !strcmp(geometry, g0->valuestring)))
+			continue;
+		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, loads, "
+			      "stores, locked and irq-flag instructions per op are exact "
+			      "counts, the same on every run; cache misses per op are a "
+			      "model's (LRU caches %s, no prefetchers), not measured.",
+			      r ? "new guest: " : "", geometry);
+		field(b, "cost model", v);
+		free(v);
 	}
 	field(b, "QEMU", c->runs[0].qemu);
 	field(b, "host CPU", c->runs[0].host_cpu);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "results.h"
 #include "census.h"
+#include "cost.h"
 #include "frames.h"
 #include "json.h"
 #include "plan.h"
@@ -61,15 +62,23 @@ static cJSON *object_child(cJSON *parent, const char *name)
 }
 
 static int add_test_result(cJSON *doc, int index, const struct workload *w,
-			   const char *data, size_t len, char **why)
+			   const char *data, size_t len, const struct results_cost *cost,
+			   char **why)
 {
 	cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
 	cJSON *res = cJSON_ParseWithLength(data, len), *entry, *metrics, *m;
 	int boot = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "boots")) - 1;
+	char *cost_why = NULL;
 
 	if (!res || index < 0 || index >= w->nr_tests) {
 		cJSON_Delete(res);
 		*why = xasprintf("result %d from the guest is not valid", index);
+		return -1;
+	}
+	if (cost && cost_join(res, cost->file, cost->path, &cost_why)) {
+		cJSON_Delete(res);
+		*why = xasprintf("result %d: %s", index, cost_why);
+		free(cost_why);
 		return -1;
 	}
 	entry = cJSON_GetArrayItem(tests, index);
@@ -174,6 +183,7 @@ struct collect {
 	cJSON *doc, *boot, *guest, *snaps;
 	const struct workload *w;
 	const char *build_config, *alloc_config;
+	const struct results_cost *cost;
 	char *why;
 };
 
@@ -197,7 +207,7 @@ static int on_result(const struct frame *f, void *ctx)
 {
 	struct collect *c = ctx;
 
-	return add_test_result(c->doc, atoi(f->name), c->w, f->data, f->len, &c->why);
+	return add_test_result(c->doc, atoi(f->name), c->w, f->data, f->len, c->cost, &c->why);
 }
 
 static int on_profile(const struct frame *f, void *ctx)
@@ -365,10 +375,19 @@ int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *channel, size_t len, const char *build_config,
 		       const char *alloc_config, char **why)
 {
+	return results_add_frames_cost(doc, boot_obj, w, channel, len, build_config,
+				       alloc_config, NULL, why);
+}
+
+int results_add_frames_cost(cJSON *doc, cJSON *boot_obj, const struct workload *w,
+			    const char *channel, size_t len, const char *build_config,
+			    const char *alloc_config, const struct results_cost *cost,
+			    char **why)
+{
 	struct collect c = {
 		.doc = doc, .boot = boot_obj, .guest = object_child(doc, "guest"),
 		.snaps = object_child(boot_obj, "snapshots"), .w = w,
-		.build_config = build_config, .alloc_config = alloc_config,
+		.build_config = build_config, .alloc_config = alloc_config, .cost = cost,
 	};
 	size_t pos = 0;
 

@@ -9,6 +9,7 @@
 #define RESULTS_SCHEMA 1
 
 struct workload;
+struct cost_file;
 
 /*
  * Adds one boot's frames to @doc: module results go into doc.tests
@@ -19,6 +20,20 @@ struct workload;
 int results_add_frames(cJSON *doc, cJSON *boot_obj, const struct workload *w,
 		       const char *channel, size_t len, const char *build_config,
 		       const char *alloc_config, char **why);
+/* The cost model's counts of one boot (--accel=cost), and their file. */
+struct results_cost {
+	const struct cost_file *file;
+	const char *path;
+};
+
+/*
+ * As results_add_frames(), each module result first joined to @cost's
+ * counts (cost_join()) when @cost is not NULL.
+ */
+int results_add_frames_cost(cJSON *doc, cJSON *boot_obj, const struct workload *w,
+			    const char *channel, size_t len, const char *build_config,
+			    const char *alloc_config, const struct results_cost *cost,
+			    char **why);
 /* Recomputes every metric's summary from its samples. */
 void results_summarize(cJSON *doc);
 

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "cost.h"
 #include "macro.h"
 #include "plan.h"
 #include "json.h"
@@ -322,6 +323,7 @@ int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool pe
 	if (guest_stage(&rg->g, plan, perf, &rg->stage))
 		return -1;
 	rg->stage.vm.accel = rg->vm->accel;
+	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
 	rg->stage.vm.cpus = rg->vm->cpus;
 	rg->stage.vm.numa_nodes = rg->vm->numa;
 	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
@@ -366,6 +368,50 @@ struct variant_run {
 	cJSON *doc;		/* NULL: the guest could not be built or staged */
 	bool failed;
 };
+
+/*
+ * A boot under the cost model: the plugin's file, kept beside the results
+ * (NAME.cost.txt, .cost.N.txt for later boots), joined to the samples;
+ * its geometry recorded once in vm.cost_model. Sets *why when the file is
+ * missing or malformed, or lacks a sample's window.
+ */
+static void cost_boot(const struct variant_run *v, cJSON *vm, cJSON *boot,
+		      const struct vm_outcome *r, int index, char **why)
+{
+	char *base = sibling(v->out, ""), *keep;
+	struct cost_file cf;
+	struct results_cost rc = { &cf, r->cost_path };
+
+	keep = index ? xasprintf("%s.cost.%d.txt", base, index) : xasprintf("%s.cost.txt", base);
+	free(base);
+	if (!r->cost_text || cost_parse(r->cost_path, r->cost_text, &cf)) {
+		char *ignored = NULL;
+
+		/* The times stand without the counts: keep them for the partial results. */
+		results_add_frames(v->doc, boot, v->w, r->channel, r->channel_len,
+				   v->build_config, v->alloc_config, &ignored);
+		*why = r->cost_text ? xasprintf("the cost model's %s is malformed", r->cost_path) :
+				      xasprintf("the cost model wrote no %s", r->cost_path);
+		free(ignored);
+	} else {
+		if (!cJSON_GetObjectItemCaseSensitive(vm, "cost_model")) {
+			cJSON *m = cJSON_AddObjectToObject(vm, "cost_model");
+
+			cJSON_AddStringToObject(m, "plugin", VM_COST_PLUGIN);
+			cJSON_AddNumberToObject(m, "format", cf.version);
+			cJSON_AddStringToObject(m, "geometry", cf.geometry);
+			cJSON_AddStringToObject(m, "requested", v->rg.vm->cost_geometry ?
+							    v->rg.vm->cost_geometry : "");
+		}
+		if (copy_file(r->cost_path, keep) == 0)
+			cJSON_AddStringToObject(boot, "cost_file", keep);
+		cJSON_AddNumberToObject(boot, "cost_lines", cf.lines);
+		results_add_frames_cost(v->doc, boot, v->w, r->channel, r->channel_len,
+					v->build_config, v->alloc_config, &rc, why);
+		cost_free(&cf);
+	}
+	free(keep);
+}
 
 /*
  * One boot; returns 0 when the guest ran the whole plan cleanly. @order
@@ -415,8 +461,11 @@ static int run_boot(const struct variant_run *v, int index, int order)
 	else
 		cJSON_AddNullToObject(boot, "console_problem");
 
-	results_add_frames(doc, boot, v->w, r.channel, r.channel_len, v->build_config,
-			   v->alloc_config, &why);
+	if (!strcmp(r.accel, "cost"))
+		cost_boot(v, vm, boot, &r, index, &why);
+	else
+		results_add_frames(doc, boot, v->w, r.channel, r.channel_len, v->build_config,
+				   v->alloc_config, &why);
 	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus, index);
 	ret = runner_verdict(what, &r, why);
 	if (ret)

@@ -47,7 +47,12 @@ struct workload;
 	  .help = "hard limit per boot; the default times N/"			\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
-	  .deftext = "the workload's, or 600" }
+	  .deftext = "the workload's, or 600" },				\
+	OPT_STRING(0, "caches", &(v)->cost_geometry, "LIST",		\
+		   "--accel=cost: the simulated caches, e.g.\n"			\
+		   "l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"			\
+		   "(SIZE/WAYS/LINE; Zen 4's for those not given;\n"		\
+		   "docs/cost-model.md)")
 
 /*
  * Boots per allocator unless --boots says otherwise: compare tests across

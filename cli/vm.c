@@ -10,6 +10,7 @@
 #include "frames.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/slabbench.h>
@@ -35,18 +36,63 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
+
+/* "SIZE[KMG]/WAYS/LINE", each a positive decimal; the plugin checks the rest. */
+static bool cache_level(const char *s)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s) || !strtoul(s, &end, 10))
+		return false;
+	if (*end == 'K' || *end == 'M' || *end == 'G')
+		end++;
+	for (int i = 0; i < 2; i++) {
+		if (*end != '/' || !isdigit((unsigned char)end[1]) || !strtoul(end + 1, &end, 10))
+			return false;
+	}
+	return !*end;
+}
+
+int vm_cost_geometry_check(const char *opt, const char *geometry)
+{
+	static const char *const keys[] = { "l1d=", "l2=", "llc=" };
+	const char *p = geometry;
+
+	do {
+		size_t len = strcspn(p, ",");
+		char item[64];
+		bool known;
+
+		snprintf(item, sizeof(item), "%.*s", (int)(len < 63 ? len : 63), p);
+		known = !strcmp(item, "sim=window") || !strcmp(item, "sim=always");
+		for (size_t k = 0; !known && k < sizeof(keys) / sizeof(keys[0]); k++)
+			known = !strncmp(item, keys[k], strlen(keys[k])) &&
+				cache_level(item + strlen(keys[k]));
+		if (!known || len > 63)
+			return error("%s: '%s' is not l1d=, l2= or llc=SIZE/WAYS/LINE (SIZE in bytes, "
+				     "or with K, M or G), nor sim=window|always", opt, item);
+		p += len;
+	} while (*p && *++p);
+	if (p > geometry && p[-1] == ',')
+		return error("%s: '%s' ends with a comma", opt, geometry);
+	return 0;
+}
 
 int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 {
-	bool icount = !strcmp(v->accel, "icount");
+	bool icount = !strcmp(v->accel, "icount") || !strcmp(v->accel, "cost");
 	struct opt_longs *l = &v->cpus_list;
 
 	/* QEMU 7.2's single-threaded icount hangs bringing up a second vCPU. */
 	for (int i = 0; i < l->n; i++)
 		if (icount && l->v[i] > 1)
-			return error("--accel=icount runs one vCPU only (a second one never comes up); "
-				     "drop --cpus or use --cpus=1");
+			return error("--accel=%s runs one vCPU only (under icount a second one never "
+				     "comes up); drop --cpus or use --cpus=1", v->accel);
+	if (v->cost_geometry && strcmp(v->accel, "cost"))
+		return error("%s: --caches needs --accel=cost", cmd);
+	if (v->cost_geometry && vm_cost_geometry_check("--caches", v->cost_geometry))
+		return -1;
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };
 	for (int i = 0; i < l->n; i++)
@@ -282,7 +328,7 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup("kvm");
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup("host");
-	} else if (!strcmp(accel, "icount")) {
+	} else if (!strcmp(accel, "icount") || !strcmp(accel, "cost")) {
 		/* Guest time counts instructions: slow, deterministic. */
 		argv[n++] = xstrdup("-accel");
 		argv[n++] = xstrdup("tcg,thread=single");
@@ -290,6 +336,19 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup("shift=0,sleep=off");
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup("max");
+		if (!strcmp(accel, "cost")) {
+			/* RDRAND (-cpu max has it) from a fixed seed, not the host's entropy. */
+			argv[n++] = xstrdup("-seed");
+			argv[n++] = xstrdup("1");
+			/* The guest's wall clock (and what it seeds) from the guest's own time. */
+			argv[n++] = xstrdup("-rtc");
+			argv[n++] = xstrdup("base=2024-01-01T00:00:00,clock=vm");
+			argv[n++] = xstrdup("-plugin");
+			argv[n++] = xasprintf("%s/%s,out=%s/%s%s%s", slabbench_home(),
+					      VM_COST_PLUGIN, c->dir, VM_COST_FILE,
+					      c->cost_geometry ? "," : "",
+					      c->cost_geometry ? c->cost_geometry : "");
+		}
 	} else {
 		argv[n++] = xstrdup("-accel");
 		argv[n++] = xstrdup(tcg_single_thread(c) ? "tcg,thread=single" : "tcg");
@@ -333,7 +392,13 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 	argv[n++] = xstrdup("-serial");
 	argv[n++] = xasprintf("file:%s", console);
 	argv[n++] = xstrdup("-device");
-	argv[n++] = xstrdup("virtio-serial-pci");
+	/*
+	 * Under the cost model a kick of the results port is handled at once on
+	 * the vCPU's thread, not by the main loop when the host gets to it: its
+	 * interrupt then lands at the same guest instruction on every run.
+	 */
+	argv[n++] = xstrdup(strcmp(accel, "cost") ? "virtio-serial-pci" :
+				"virtio-serial-pci,ioeventfd=off");
 	argv[n++] = xstrdup("-chardev");
 	argv[n++] = xasprintf("file,id=sbres,path=%s", channel);
 	argv[n++] = xstrdup("-device");
@@ -356,6 +421,13 @@ static pid_t spawn_qemu(struct boot *b)
 
 	unlink(b->channel_path);
 	unlink(b->console_path);
+	if (!strcmp(b->accel, "cost")) {
+		char *cost = xasprintf("%s/%s", b->c->dir, VM_COST_FILE);
+
+		/* A boot that dies early must not leave the last boot's counts. */
+		unlink(cost);
+		free(cost);
+	}
 	pid = fork();
 	if (pid == 0) {
 		int fd = open(b->qemu_log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -497,6 +569,16 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		}
 	} else if (!strcmp(accel, "kvm") && !kvm_openable()) {
 		return error("--accel=kvm: /dev/kvm cannot be opened: %s", strerror(errno));
+	} else if (!strcmp(accel, "cost")) {
+		char *plugin = xasprintf("%s/%s", slabbench_home(), VM_COST_PLUGIN);
+		int missing = access(plugin, R_OK);
+
+		if (missing)
+			error("--accel=cost: the cost-model plugin %s: %s (build it with make)",
+			      plugin, strerror(errno));
+		free(plugin);
+		if (missing)
+			return -1;
 	}
 	b.channel_path = xasprintf("%s/channel", c->dir);
 	b.console_path = xasprintf("%s/console.log", c->dir);
@@ -525,7 +607,12 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 	}
 	snprintf(o->accel, sizeof(o->accel), "%s", accel);
 	if (strcmp(accel, "kvm"))
-		o->tcg_thread = !strcmp(accel, "icount") || tcg_single_thread(c) ? "single" : "multi";
+		o->tcg_thread = !strcmp(accel, "icount") || !strcmp(accel, "cost") ||
+				tcg_single_thread(c) ? "single" : "multi";
+	if (!strcmp(accel, "cost")) {
+		o->cost_path = xasprintf("%s/%s", c->dir, VM_COST_FILE);
+		o->cost_text = read_file(o->cost_path, NULL);
+	}
 	o->channel = read_file(b.channel_path, &o->channel_len);
 	if (!o->channel) {
 		o->channel = xstrdup("");
@@ -558,5 +645,7 @@ void vm_outcome_free(struct vm_outcome *o)
 	free(o->console_path);
 	free(o->qemu_version);
 	free(o->console_problem);
+	free(o->cost_text);
+	free(o->cost_path);
 	memset(o, 0, sizeof(*o));
 }

@@ -17,7 +17,18 @@ struct vm_opts {
 	long mem;		/* MB; 0: vm_mem_mb()'s rule */
 	long timeout;		/* s per boot; 0: the caller's default */
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
+	const char *cost_geometry;	/* --accel=cost: the plugin's cache options, may be NULL */
 };
+
+/*
+ * The cost model (--accel=cost): single-threaded TCG under icount, whose
+ * interrupts then land at the same instruction on every run, with the
+ * TCG plugin of tcg/ counting instructions, memory accesses and
+ * simulated cache misses in the windows the module marks (kmod/sb_mark.h).
+ * The plugin writes COST_FILE in the run directory, read after poweroff.
+ */
+#define VM_COST_PLUGIN "build/tcg/slabbench-cost.so"
+#define VM_COST_FILE "cost.txt"
 
 /*
  * Memory for @cpus vCPUs when --mem is not given: 512 MB, or
@@ -45,7 +56,8 @@ struct vm_config {
 	const char *kernel;	/* bzImage */
 	const char *initrd;
 	const char *dir;	/* run directory: console log, channel file */
-	const char *accel;	/* auto, kvm, tcg or icount */
+	const char *accel;	/* auto, kvm, tcg, icount or cost */
+	const char *cost_geometry;	/* cost: "l1d=S/W/L,..." for the plugin, or NULL */
 	int cpus;
 	int numa_nodes;		/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
 	int mem_mb;
@@ -80,6 +92,9 @@ struct vm_outcome {
 	double wall_s;
 	/* The first console line that marks the kernel unhealthy, if any. */
 	char *console_problem;
+	/* cost: the plugin's file, NULL when it wrote none. */
+	char *cost_text;
+	char *cost_path;
 };
 
 int vm_boot(const struct vm_config *c, struct vm_outcome *o);
@@ -92,8 +107,14 @@ void print_console_tail(const char *path, int lines);
 /* The accelerators --accel takes, NULL-terminated. */
 extern const char *const vm_accels[];
 /*
+ * Whether @geometry is a comma-separated list of the plugin's cache
+ * options: "l1d=", "l2=" or "llc=" then SIZE[KMG]/WAYS/LINE, or
+ * "sim=window|always"; -1 after a message naming @opt.
+ */
+int vm_cost_geometry_check(const char *opt, const char *geometry);
+/*
  * Checks the options @cmd parsed into @v and fills what was not given:
- * the CPU list (2, 1 under icount, where more is refused) and v->cpus,
+ * the CPU list (2, 1 under icount and cost, where more is refused) and v->cpus,
  * its first value. Every CPU count must split evenly over v->numa nodes.
  * Returns -1 with a one-line message on a refusal.
  */

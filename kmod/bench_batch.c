@@ -43,6 +43,8 @@ struct batch {
 	u32 *order;
 	struct sb_timer overhead;
 	s64 *res[R_NR];
+	/* Per repeat, the windows of its allocations and of its frees. */
+	u32 *windows[2];
 };
 
 /*
@@ -74,8 +76,7 @@ static int batch_alloc(struct batch *b, struct sb_timer *t)
 {
 	u64 done, i, n;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
@@ -99,8 +100,7 @@ static void batch_free(struct batch *b, struct sb_timer *t)
 {
 	u64 done, i, n;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
@@ -133,6 +133,8 @@ static int batch_pinned(void *arg)
 		b->res[R_FREE_NS][r - 1] = sb_per_op_milli(tf.ns, b->overhead.ns, b->count);
 		b->res[R_FREE_CYCLES][r - 1] = sb_per_op_milli(tf.cycles, b->overhead.cycles,
 							       b->count);
+		b->windows[0][r - 1] = ta.window;
+		b->windows[1][r - 1] = tf.window;
 	}
 	return 0;
 }
@@ -141,16 +143,18 @@ static void batch_out(struct sb_ctx *ctx, struct batch *b)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
+	struct sb_windows wa = { b->windows[0], b->count };
+	struct sb_windows wf = { b->windows[1], b->count };
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
 		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(b->overhead.ns, 0, b->count));
 	sb_printf(out, ",\"metrics\":{");
-	sb_out_metric(out, true, "alloc_ns_per_op", "ns", true,
-		      b->res[R_ALLOC_NS], repeats);
-	sb_out_metric(out, false, "free_ns_per_op", "ns", true,
-		      b->res[R_FREE_NS], repeats);
+	sb_out_metric_win(out, true, "alloc_ns_per_op", NULL, "ns", true,
+			  b->res[R_ALLOC_NS], repeats, &wa);
+	sb_out_metric_win(out, false, "free_ns_per_op", NULL, "ns", true,
+			  b->res[R_FREE_NS], repeats, &wf);
 	sb_out_metric(out, false, "alloc_cycles_per_op", "cycles", true,
 		      b->res[R_ALLOC_CYCLES], repeats);
 	sb_out_metric(out, false, "free_cycles_per_op", "cycles", true,
@@ -165,6 +169,7 @@ static int batch_run(struct sb_ctx *ctx)
 	u64 size = ctx->val[P_SIZE];
 	char name[32];
 	s64 *res;
+	u32 *windows;
 	int ret, i;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
@@ -175,13 +180,16 @@ static int batch_run(struct sb_ctx *ctx)
 	if (ret)
 		return ret;
 	res = kcalloc(R_NR * repeats, sizeof(*res), GFP_KERNEL);
+	windows = kcalloc(2 * repeats, sizeof(*windows), GFP_KERNEL);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!res || !b.objs || !b.order)
+	if (!res || !windows || !b.objs || !b.order)
 		goto out;
 	for (i = 0; i < R_NR; i++)
 		b.res[i] = res + i * repeats;
+	b.windows[0] = windows;
+	b.windows[1] = windows + repeats;
 	batch_fill_order(&b);
 	snprintf(name, sizeof(name), "slabbench-batch-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
@@ -197,6 +205,7 @@ static int batch_run(struct sb_ctx *ctx)
 out:
 	kvfree(b.order);
 	kvfree(b.objs);
+	kfree(windows);
 	kfree(res);
 	return ret;
 }

@@ -37,6 +37,7 @@ struct bulk {
 	/* [point][api][repeat] */
 	s64 *ns;
 	s64 *cycles;
+	u32 *windows;
 	/* Of the first point, whose rounds are single objects. */
 	u64 overhead_ns_per_obj_milli;
 };
@@ -60,8 +61,7 @@ static int bulk_loop(struct bulk *b, unsigned int api, unsigned int bulk,
 	u64 done, r, n;
 	unsigned int i;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < rounds; done += n) {
 		n = min_t(u64, chunk, rounds - done);
 		sb_timer_start(t);
@@ -115,6 +115,7 @@ static int bulk_point(struct bulk *b, unsigned int k)
 			ret = bulk_loop(b, api, bulk, rounds, &t);
 			if (ret)
 				return ret;
+			b->windows[(k * API_NR + api) * repeats + r] = t.window;
 			ns = b->ns + (k * API_NR + api) * repeats;
 			cycles = b->cycles + (k * API_NR + api) * repeats;
 			ns[r] = sb_per_op_milli(t.ns, overhead.ns, rounds * bulk);
@@ -144,6 +145,7 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_label at[] = { { "bulk" }, { "api" }, {} };
 	struct sb_out *out = ctx->out;
+	struct sb_windows win;
 	unsigned int k, api, idx;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"loop_overhead_ns\":",
@@ -155,8 +157,10 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 		for (api = 0; api < API_NR; api++) {
 			at[1].str = bulk_apis[api];
 			idx = (k * API_NR + api) * repeats;
-			sb_out_metric_at(out, !k && !api, "ns_per_obj", at, "ns",
-					 true, b->ns + idx, repeats);
+			win.id = b->windows + idx;
+			win.ops = DIV_ROUND_UP(ctx->val[P_OBJECTS], at[0].num) * at[0].num;
+			sb_out_metric_win(out, !k && !api, "ns_per_obj", at, "ns",
+					  true, b->ns + idx, repeats, &win);
 			sb_out_metric_at(out, false, "cycles_per_obj", at,
 					 "cycles", true, b->cycles + idx,
 					 repeats);
@@ -188,9 +192,11 @@ static int bulk_run(struct sb_ctx *ctx)
 	b.ns = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.ns), GFP_KERNEL);
 	b.cycles = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.cycles),
 			   GFP_KERNEL);
+	b.windows = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.windows),
+			    GFP_KERNEL);
 	b.objs = kcalloc(max_bulk, sizeof(*b.objs), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!b.ns || !b.cycles || !b.objs)
+	if (!b.ns || !b.cycles || !b.windows || !b.objs)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-bulk-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
@@ -205,6 +211,7 @@ static int bulk_run(struct sb_ctx *ctx)
 out:
 	kmem_cache_destroy(b.cache);
 	kfree(b.objs);
+	kfree(b.windows);
 	kfree(b.cycles);
 	kfree(b.ns);
 	return ret;

@@ -29,6 +29,7 @@ struct fastpath {
 	struct kmem_cache *cache;
 	s64 *ns;
 	s64 *cycles;
+	u32 *windows;
 	struct sb_timer overhead;
 };
 
@@ -39,8 +40,7 @@ static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 	u64 done, i, n;
 	void *obj;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);
@@ -78,6 +78,7 @@ static int fastpath_pinned(void *arg)
 		ret = fastpath_loop(f, iters, &t);
 		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
 		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
+		f->windows[r] = t.window;
 	}
 	return ret;
 }
@@ -86,6 +87,7 @@ static int fastpath_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct fastpath f = { .ctx = ctx };
+	struct sb_windows win = { .ops = ctx->val[P_ITERS] };
 	char name[32];
 	int ret;
 
@@ -97,7 +99,8 @@ static int fastpath_run(struct sb_ctx *ctx)
 	ret = -ENOMEM;
 	f.ns = kcalloc(repeats, sizeof(*f.ns), GFP_KERNEL);
 	f.cycles = kcalloc(repeats, sizeof(*f.cycles), GFP_KERNEL);
-	if (!f.ns || !f.cycles)
+	f.windows = kcalloc(repeats, sizeof(*f.windows), GFP_KERNEL);
+	if (!f.ns || !f.cycles || !f.windows)
 		goto out;
 	if (ctx->val[P_API] == 0) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
@@ -114,12 +117,15 @@ static int fastpath_run(struct sb_ctx *ctx)
 	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
 					       ctx->val[P_ITERS]));
 	sb_printf(ctx->out, ",\"metrics\":{");
-	sb_out_metric(ctx->out, true, "ns_per_op", "ns", true, f.ns, repeats);
+	win.id = f.windows;
+	sb_out_metric_win(ctx->out, true, "ns_per_op", NULL, "ns", true, f.ns,
+			  repeats, &win);
 	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
 		      f.cycles, repeats);
 	sb_printf(ctx->out, "}");
 out:
 	kmem_cache_destroy(f.cache);
+	kfree(f.windows);
 	kfree(f.cycles);
 	kfree(f.ns);
 	return ret;

@@ -59,8 +59,7 @@ static int parallel_loop(struct parallel *p, void **objs, u64 iters,
 	u64 done, i, n;
 	unsigned int j, m;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);

@@ -125,8 +125,7 @@ static int remote_thread(void *arg, unsigned int side)
 	struct remote *r = arg;
 	struct sb_timer *t = &r->t[side];
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	if (!r->count) {
 		sb_loop_overhead_batched(r->ctx->val[P_COUNT], r->batch,
 					 &r->overhead[side]);

@@ -32,6 +32,7 @@ struct sizes {
 	/* [size index][repeat], ns then cycles. */
 	s64 *ns;
 	s64 *cycles;
+	u32 *windows;
 };
 
 static size_t sizes_at(unsigned int idx)
@@ -44,8 +45,7 @@ static int sizes_loop(size_t size, u64 iters, struct sb_timer *t)
 	u64 done, i, n;
 	void *obj;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);
@@ -80,6 +80,7 @@ static int sizes_pinned(void *arg)
 			s->cycles[k * repeats + r] = sb_per_op_milli(t.cycles,
 								     s->overhead.cycles,
 								     iters);
+			s->windows[k * repeats + r] = t.window;
 		}
 		if (ret)
 			return ret;
@@ -108,6 +109,7 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
 	struct sb_label at[] = { { "size" }, {} };
+	struct sb_windows win = { .ops = ctx->val[P_ITERS] };
 	unsigned int k;
 
 	sizes_out_list(out, "sizes", 0);
@@ -118,8 +120,9 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < SIZES_NR; k++) {
 		at[0].num = sizes_at(k);
-		sb_out_metric_at(out, !k, "ns_per_op", at, "ns", true,
-				 s->ns + k * repeats, repeats);
+		win.id = s->windows + k * repeats;
+		sb_out_metric_win(out, !k, "ns_per_op", at, "ns", true,
+				  s->ns + k * repeats, repeats, &win);
 		sb_out_metric_at(out, false, "cycles_per_op", at, "cycles", true,
 				 s->cycles + k * repeats, repeats);
 	}
@@ -139,13 +142,15 @@ static int sizes_run(struct sb_ctx *ctx)
 		return ret;
 	s.ns = kcalloc(SIZES_NR * repeats, sizeof(*s.ns), GFP_KERNEL);
 	s.cycles = kcalloc(SIZES_NR * repeats, sizeof(*s.cycles), GFP_KERNEL);
+	s.windows = kcalloc(SIZES_NR * repeats, sizeof(*s.windows), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (s.ns && s.cycles)
+	if (s.ns && s.cycles && s.windows)
 		ret = sb_run_on_cpu(ctx->val[P_CPU], sizes_pinned, &s);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed");
 	else if (!ret)
 		sizes_out(ctx, &s);
+	kfree(s.windows);
 	kfree(s.cycles);
 	kfree(s.ns);
 	return ret;

@@ -18,6 +18,7 @@ const struct sb_bench * const sb_benches[] = {
 	&sb_bench_overhead,
 	&sb_bench_caches,
 	&sb_bench_merge,
+	&sb_bench_calib,
 };
 
 const unsigned int sb_nr_benches = ARRAY_SIZE(sb_benches);

@@ -157,6 +157,19 @@ int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 	return ret;
 }
 
+static atomic_t sb_windows = ATOMIC_INIT(0);
+
+u32 sb_window_next(void)
+{
+	u32 id;
+
+	/* 0 would mean no window to the host: skip it when the count wraps. */
+	do {
+		id = atomic_inc_return(&sb_windows);
+	} while (!id);
+	return id;
+}
+
 /* The same batch structure as a benchmark's loop, with nothing inside. */
 void sb_loop_overhead(u64 iters, struct sb_timer *t)
 {
@@ -168,8 +181,7 @@ void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t)
 {
 	u64 done, i, n;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, batch, iters - done);
 		sb_timer_start(t);

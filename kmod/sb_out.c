@@ -146,9 +146,10 @@ static void sb_check_figure(struct sb_out *out, const char *name,
 	snprintf(out->bad, sizeof(out->bad), "%s: unknown unit %s", name, unit);
 }
 
-void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
-		      const struct sb_label *labels, const char *unit,
-		      bool lower_is_better, const s64 *milli, unsigned int n)
+void sb_out_metric_win(struct sb_out *out, bool first, const char *name,
+		       const struct sb_label *labels, const char *unit,
+		       bool lower_is_better, const s64 *milli, unsigned int n,
+		       const struct sb_windows *win)
 {
 	unsigned int i;
 
@@ -173,9 +174,24 @@ void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		if (out->check)
 			sb_check_figure(out, name, unit, milli[i]);
 	}
-	sb_printf(out, "]}");
+	sb_printf(out, "]");
+	if (win) {
+		sb_printf(out, ",\"windows\":[");
+		for (i = 0; i < n; i++)
+			sb_printf(out, "%s%u", i ? "," : "", win->id[i]);
+		sb_printf(out, "],\"ops_per_window\":%llu", win->ops);
+	}
+	sb_printf(out, "}");
 	if (out->check && !n && !out->bad[0])
 		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
+}
+
+void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
+		      const struct sb_label *labels, const char *unit,
+		      bool lower_is_better, const s64 *milli, unsigned int n)
+{
+	sb_out_metric_win(out, first, name, labels, unit, lower_is_better,
+			  milli, n, NULL);
 }
 
 void sb_out_metric(struct sb_out *out, bool first, const char *name,

@@ -19,6 +19,7 @@
 #ifdef CONFIG_X86
 #include <asm/msr.h>
 #endif
+#include "sb_mark.h"
 
 #define SB_MAX_PARAMS	12
 #define SB_OUT_SIZE	(512 * 1024)
@@ -81,6 +82,21 @@ void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		      const struct sb_label *labels, const char *unit,
 		      bool lower_is_better, const s64 *milli, unsigned int n);
 
+/*
+ * The cost-model windows of a metric's samples: @id[i] is sample i's
+ * window (struct sb_timer), in which @ops operations ran.
+ */
+struct sb_windows {
+	const u32 *id;
+	u64 ops;
+};
+
+/* A metric as above, with "windows" and "ops_per_window" beside its samples. */
+void sb_out_metric_win(struct sb_out *out, bool first, const char *name,
+		       const struct sb_label *labels, const char *unit,
+		       bool lower_is_better, const s64 *milli, unsigned int n,
+		       const struct sb_windows *win);
+
 enum sb_param_type {
 	SB_U64,
 	SB_ENUM,
@@ -136,6 +152,7 @@ extern const struct sb_bench sb_bench_hitrate;
 extern const struct sb_bench sb_bench_overhead;
 extern const struct sb_bench sb_bench_caches;
 extern const struct sb_bench sb_bench_merge;
+extern const struct sb_bench sb_bench_calib;
 
 const struct sb_bench *sb_find_bench(const char *name, size_t len);
 /* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
@@ -153,7 +170,24 @@ struct sb_timer {
 	u64 cycles;
 	u64 start_ns;
 	u64 start_cycles;
+	/*
+	 * Cost-model window of the sample being timed (sb_mark.h): every
+	 * batch of one sample is counted under the same id, which the
+	 * results give beside the sample ("windows").
+	 */
+	u32 window;
 };
+
+/* A new window id, unique since the module was loaded; never 0. */
+u32 sb_window_next(void);
+
+/* Starts a sample: times and counts from zero, under a new window id. */
+static inline void sb_timer_reset(struct sb_timer *t)
+{
+	t->ns = 0;
+	t->cycles = 0;
+	t->window = sb_window_next();
+}
 
 static __always_inline u64 sb_cycles(void)
 {
@@ -168,11 +202,15 @@ static __always_inline void sb_timer_start(struct sb_timer *t)
 {
 	t->start_ns = ktime_get_ns();
 	t->start_cycles = sb_cycles();
+	sb_mark_start(t->window);
 }
 
 static __always_inline void sb_timer_stop(struct sb_timer *t)
 {
-	u64 cycles = sb_cycles();
+	u64 cycles;
+
+	sb_mark_end();
+	cycles = sb_cycles();
 
 	t->ns += ktime_get_ns() - t->start_ns;
 	t->cycles += cycles - t->start_cycles;

@@ -344,6 +344,38 @@ static void test_floor(void)
 	cJSON_Delete(b);
 }
 
+/* The cost model's counts: a change is a change, whatever the spread. */
+static void test_cost_model(void)
+{
+	const double x[] = { 140.0, 140.1, 140.0 }, y[] = { 140.0, 140.1, 140.1 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLUB", "lower", x, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 3);
+	struct comparison c;
+	char *report = NULL;
+
+	cJSON_ReplaceItemInObject(metric(a), "unit", cJSON_CreateString("insns/op"));
+	cJSON_ReplaceItemInObject(metric(b), "unit", cJSON_CreateString("insns/op"));
+	CHECK(build(&c, a, b) == 0 && !c.rows[0].cells[0].significant &&
+	      !c.rows[0].cells[0].tested && c.rows[0].cells[0].exact,
+	      "identical counts: exact, untested, no change");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "and no regression at any threshold");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(b);
+	b = doc_new("w", "test=fastpath", "SLUB", "lower", y, 3);
+	cJSON_ReplaceItemInObject(metric(b), "unit", cJSON_CreateString("insns/op"));
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].significant && c.rows[0].cells[0].worse,
+	      "a rise of 0.02%% within the spread is a change for the worse");
+	CHECK(compare_regressions(&c, 0.01, &report) == 1 && strstr(report, "exact counts"),
+	      "the gate counts it beyond 0.01%%, as exact counts");
+	free(report);
+	CHECK(compare_regressions(&c, 1, &report) == 0, "but not beyond 1%%");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 static void test_check(void)
 {
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
@@ -492,6 +524,7 @@ int main(void)
 	test_boot_medians();
 	test_exact_counts();
 	test_floor();
+	test_cost_model();
 	test_check();
 	test_warnings();
 	test_golden();

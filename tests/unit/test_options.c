@@ -180,11 +180,11 @@ static void test_refusals(void)
 	REFUSED("demo: --numa=5: expected 1 to 4", "--numa=5");
 	resolve_says("slabbench: run: --numa=2: 3 CPUs do not split evenly over 2 nodes "
 		     "(give --cpus multiples of 2)\n", odd);
-	resolve_says("slabbench: --accel=icount runs one vCPU only (a second one never comes up); "
-		     "drop --cpus or use --cpus=1\n", icount);
+	resolve_says("slabbench: --accel=icount runs one vCPU only (under icount a second one "
+		     "never comes up); drop --cpus or use --cpus=1\n", icount);
 	REFUSED("demo: --mem=64: expected 128 to 65536 (MB)", "--mem=64");
 	REFUSED("demo: --n=11: expected 1 to 10 (things)", "--n=11");
-	REFUSED("demo: --accel=xen: expected auto, kvm, tcg or icount", "--accel=xen");
+	REFUSED("demo: --accel=xen: expected auto, kvm, tcg, icount or cost", "--accel=xen");
 	REFUSED("demo: --alpha=1: expected a number strictly between 0 and 1", "--alpha=1");
 	REFUSED("demo: --alpha=nan: expected a number strictly between 0 and 1", "--alpha=nan");
 	REFUSED("demo: --cmdline: no newlines or quotes", "--cmdline=a\"b");
@@ -230,7 +230,7 @@ static void test_usage(void)
 		  "\n"
 		  "      --boots=N       boots per variant (1 to 100, default 5)\n"
 		  "      --accel=ACCEL   auto tries KVM and falls back to TCG\n"
-		  "                      (auto, kvm, tcg or icount, default tcg)\n"
+		  "                      (auto, kvm, tcg, icount or cost, default tcg)\n"
 		  "      --cpus=N        guest CPUs (1 to 64, default: 2; 1 with icount)\n"
 		  "      --numa=N        guest NUMA nodes, each with an even share\n"
 		  "                      of the CPUs and the memory (1 to 4, default 1)\n"
@@ -238,7 +238,11 @@ static void test_usage(void)
 		  "                      (128 to 65536, default: 512, or 64 per vCPU if more)\n"
 		  "      --cmdline=ARGS  extra kernel parameters, e.g. slub_debug=FZPU\n"
 		  "      --timeout=S     hard limit per boot; the default times N/8 for\n"
-		  "                      N vCPUs over 8 (1 to 86400, default 120)\n",
+		  "                      N vCPUs over 8 (1 to 86400, default 120)\n"
+		  "      --caches=LIST   --accel=cost: the simulated caches, e.g.\n"
+		  "                      l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"
+		  "                      (SIZE/WAYS/LINE; Zen 4's for those not given;\n"
+		  "                      docs/cost-model.md)\n",
 		  "the help comes from the table, with bounds and defaults");
 	free(text);
 }

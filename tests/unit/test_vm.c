@@ -82,9 +82,41 @@ static void test_threads(void)
 	free(cmd);
 }
 
+static void test_cost(void)
+{
+	struct vm_config c = { .kernel = "k", .initrd = "i", .dir = "/run", .cpus = 1, .mem_mb = 512,
+			       .cost_geometry = "llc=256K/16/64" };
+	char *cmd = command(&c, "cost");
+	char *plugin = xasprintf("-plugin %s/" VM_COST_PLUGIN ",out=/run/" VM_COST_FILE
+				 ",llc=256K/16/64 ", slabbench_home());
+
+	CHECK(strstr(cmd, "-accel tcg,thread=single -icount shift=0,sleep=off "),
+	      "cost: single-threaded TCG under icount, for interrupts at fixed instructions");
+	CHECK(strstr(cmd, plugin), "cost: the plugin, its file in the run directory, the geometry");
+	free(cmd);
+	free(plugin);
+	c.cost_geometry = NULL;
+	cmd = command(&c, "cost");
+	CHECK(strstr(cmd, "," "out=/run/" VM_COST_FILE " "), "no geometry: the plugin's defaults");
+	free(cmd);
+	cmd = command(&c, "icount");
+	CHECK(!strstr(cmd, "-plugin"), "icount: no plugin");
+	free(cmd);
+	CHECK(vm_cost_geometry_check("g", "l1d=32K/8/64,l2=1048576/16/64,llc=32M/16/64,sim=always") == 0,
+	      "a whole geometry, bytes or K/M, and sim= are accepted");
+	CHECK(vm_cost_geometry_check("g", "llc=1G/16/64") == 0, "G is accepted");
+	static const char *const bad[] = {
+		"", "l1i=32K/8/64", "llc=32/16", "llc=32K/16/64/1", "llc=0/16/64", "llc=32T/16/64",
+		"llc=32K/x/64", "llc=32K/16/64,", "sim=never", "l1d=32K/8/-64",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(vm_cost_geometry_check("g", bad[i]) == -1, "geometry '%s' refused", bad[i]);
+}
+
 int main(void)
 {
 	test_numa();
 	test_threads();
+	test_cost();
 	return check_done();
 }

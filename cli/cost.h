@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cost model's counts (--accel=cost): the TCG plugin's file, and its
+ * join to the module's samples. The plugin (tcg/) writes one line per
+ * closed window, per vCPU; the module marks each sample's batches with
+ * one window id (kmod/sb_mark.h) and gives the ids beside the samples
+ * ("windows", with "ops_per_window"). A sample's counts are the sums
+ * over every line of its id; divided by the operations of the window
+ * they become the per-operation metrics below.
+ */
+#ifndef SLABBENCH_COST_H
+#define SLABBENCH_COST_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+enum cost_counter {
+	COST_INSNS, COST_LOADS, COST_STORES, COST_LOCKED, COST_IRQFLAG,
+	COST_L1D, COST_L2, COST_LLC, COST_NR
+};
+
+/* Each counter's key in the plugin's file, metric stem and unit. */
+extern const struct cost_counter_name {
+	const char *key;
+	const char *metric;
+	const char *unit;
+} cost_counters[COST_NR];
+
+struct cost_window {
+	unsigned long id;
+	unsigned long long c[COST_NR];
+};
+
+struct cost_file {
+	int version;
+	char *geometry;		/* the header's "l1d=... l2=... llc=..." */
+	/* Summed over lines and vCPUs, sorted by id. */
+	struct cost_window *w;
+	size_t n;
+	size_t lines;
+};
+
+/*
+ * Parses the plugin's @text, read from @path (for messages); 0, or -1
+ * after a one-line error naming the file and line.
+ */
+int cost_parse(const char *path, const char *text, struct cost_file *cf);
+void cost_free(struct cost_file *cf);
+const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id);
+
+/*
+ * To one module result @res, adds per metric with "windows" the eight
+ * metrics of the model (instructions_per_op... for ns_per_op, and so on)
+ * and "cost_windows", every sample's window and raw counts. Returns 0,
+ * or -1 with *why set when a window is not in @cf or a window list is
+ * malformed.
+ */
+int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **why);
+
+/* Whether @unit is one of the model's: exact counts or simulated misses. */
+int cost_unit(const char *unit);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib: windows whose cost is known in advance, to check the cost model
+ * (tcg/) and the timing core against them. "loop" is a countdown loop of
+ * exactly two instructions per iteration (dec, jnz); "read" loads one
+ * 32-bit word every @stride bytes of a buffer of @bytes, four
+ * instructions and one load per access: a buffer larger than the
+ * simulated last-level cache misses there once per access (a line per
+ * access, LRU), one smaller than L1d never misses once warm. Times are
+ * raw, without the loop-overhead subtraction of the other benchmarks, so
+ * that under icount (one nanosecond per instruction) they can be held
+ * against the model's instruction count.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include "slabbench.h"
+
+enum { P_MODE, P_ITERS, P_BYTES, P_STRIDE, P_REPEATS, P_CPU };
+enum { MODE_LOOP, MODE_READ };
+
+static const char * const calib_modes[] = { "loop", "read", NULL };
+
+static const struct sb_param calib_params[] = {
+	[P_MODE] = { "mode", "a two-instruction loop, or reads striding a buffer",
+		     SB_ENUM, MODE_LOOP, 0, 1, calib_modes },
+	[P_ITERS] = { "iters", "loop: iterations per window", SB_U64, 100000, 1,
+		      100000000 },
+	[P_BYTES] = { "bytes", "read: buffer size, read once per window", SB_U64,
+		      1 << 20, 4096, 64 << 20 },
+	[P_STRIDE] = { "stride", "read: bytes between two loads", SB_U64, 64, 4,
+		       4096 },
+	[P_REPEATS] = { "repeats", "timed windows (one sample each)", SB_U64, 5, 1,
+			1000 },
+	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+};
+
+struct calib {
+	struct sb_ctx *ctx;
+	u8 *buf;
+	u64 ops;
+	s64 *ns;
+	s64 *cycles;
+	u32 *windows;
+};
+
+static void calib_window(struct calib *c, struct sb_timer *t)
+{
+	unsigned long n = c->ctx->val[P_ITERS];
+	unsigned long stride = c->ctx->val[P_STRIDE];
+	const u8 *p = c->buf, *end = c->buf + c->ctx->val[P_BYTES];
+
+	sb_timer_reset(t);
+	sb_timer_start(t);
+	if (c->ctx->val[P_MODE] == MODE_LOOP) {
+#ifdef CONFIG_X86
+		asm volatile("1: dec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+#else
+		for (; n; n--)
+			barrier();
+#endif
+	} else {
+#ifdef CONFIG_X86
+		asm volatile("1: movl (%0), %%eax\n\tadd %2, %0\n\t"
+			     "cmp %1, %0\n\tjb 1b"
+			     : "+r" (p) : "r" (end), "r" (stride)
+			     : "eax", "cc", "memory");
+#else
+		for (; p < end; p += stride)
+			READ_ONCE(*p);
+#endif
+	}
+	sb_timer_stop(t);
+}
+
+static int calib_pinned(void *arg)
+{
+	struct calib *c = arg;
+	struct sb_timer t;
+	unsigned int r;
+
+	/* One untimed window: translated code, and for reads a warm buffer. */
+	calib_window(c, &t);
+	for (r = 0; r < c->ctx->val[P_REPEATS]; r++) {
+		calib_window(c, &t);
+		c->ns[r] = sb_per_op_milli(t.ns, 0, c->ops);
+		c->cycles[r] = sb_per_op_milli(t.cycles, 0, c->ops);
+		c->windows[r] = t.window;
+		cond_resched();
+	}
+	return 0;
+}
+
+static int calib_run(struct sb_ctx *ctx)
+{
+	unsigned int repeats = ctx->val[P_REPEATS];
+	struct calib c = { .ctx = ctx };
+	struct sb_windows win;
+	int ret;
+
+	if (ctx->val[P_MODE] == MODE_LOOP)
+		c.ops = ctx->val[P_ITERS];
+	else
+		c.ops = DIV_ROUND_UP(ctx->val[P_BYTES], ctx->val[P_STRIDE]);
+	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
+	if (!ret && ctx->val[P_MODE] == MODE_READ)
+		ret = sb_check_mem(ctx, ctx->val[P_BYTES]);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	c.ns = kcalloc(repeats, sizeof(*c.ns), GFP_KERNEL);
+	c.cycles = kcalloc(repeats, sizeof(*c.cycles), GFP_KERNEL);
+	c.windows = kcalloc(repeats, sizeof(*c.windows), GFP_KERNEL);
+	if (ctx->val[P_MODE] == MODE_READ)
+		c.buf = kvzalloc(ctx->val[P_BYTES], GFP_KERNEL);
+	if (!c.ns || !c.cycles || !c.windows ||
+	    (ctx->val[P_MODE] == MODE_READ && !c.buf))
+		goto out;
+	ret = sb_run_on_cpu(ctx->val[P_CPU], calib_pinned, &c);
+	if (ret)
+		goto out;
+	win.id = c.windows;
+	win.ops = c.ops;
+	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", c.ops);
+	sb_out_metric_win(ctx->out, true, "ns_per_op", NULL, "ns", true, c.ns,
+			  repeats, &win);
+	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
+		      c.cycles, repeats);
+	sb_printf(ctx->out, "}");
+out:
+	kvfree(c.buf);
+	kfree(c.windows);
+	kfree(c.cycles);
+	kfree(c.ns);
+	return ret;
+}
+
+const struct sb_bench sb_bench_calib = {
+	.name = "calib",
+	.desc = "known-answer windows for the cost model: a 2-instruction loop, or strided reads of a buffer",
+	.params = calib_params,
+	.nr_params = ARRAY_SIZE(calib_params),
+	.run = calib_run,
+	.selftest = "iters=1000 repeats=2",
+};

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cost-model window markers: instructions that do nothing on any x86 CPU
+ * (and under KVM) but that the TCG plugin in tcg/ recognises when it
+ * translates them, so that it counts instructions, memory accesses and
+ * simulated cache misses from just after a window's START to just before
+ * its END, per vCPU.
+ *
+ * A marker is the 7-byte NOP "nopl disp32(%rax)", 0f 1f 80 XX 00 5b 5b
+ * (disp32 = 0x5b5b00XX): XX = 0x01 START, 0x02 END, 0x10 an id bit of 0,
+ * 0x11 an id bit of 1. Before each START come exactly 32 bit markers,
+ * most significant bit first: the window's 32-bit id, which the results
+ * carry beside the samples so that the host joins the plugin's counts to
+ * them. A nopl with a memory operand does not access memory.
+ *
+ * Elsewhere than x86 the helpers compile to nothing: there is no plugin
+ * for other guests.
+ */
+#ifndef _SB_MARK_H
+#define _SB_MARK_H
+
+#include <linux/types.h>
+
+#ifdef CONFIG_X86
+/* The "memory" clobbers keep the timed code between START and END. */
+static __always_inline void sb_mark_start(u32 id)
+{
+	int i;
+
+	for (i = 31; i >= 0; i--) {
+		if (id & (1U << i))
+			asm volatile(".byte 0x0f,0x1f,0x80,0x11,0x00,0x5b,0x5b" ::: "memory");
+		else
+			asm volatile(".byte 0x0f,0x1f,0x80,0x10,0x00,0x5b,0x5b" ::: "memory");
+	}
+	asm volatile(".byte 0x0f,0x1f,0x80,0x01,0x00,0x5b,0x5b" ::: "memory");
+}
+
+static __always_inline void sb_mark_end(void)
+{
+	asm volatile(".byte 0x0f,0x1f,0x80,0x02,0x00,0x5b,0x5b" ::: "memory");
+}
+#else
+static __always_inline void sb_mark_start(u32 id)
+{
+}
+
+static __always_inline void sb_mark_end(void)
+{
+}
+#endif
+
+#endif /* _SB_MARK_H */

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The cost model on Linux guests (--accel=cost): the module's windows
+# joined to the plugin's counts; a known instruction count (calib's
+# two-instruction loop), known misses (a stride past a small LLC, a
+# re-read inside L1d), the counts against icount's clock, identical
+# counts from run to run, and the gate: slub_debug=FZPU against SLUB
+# raises instructions per op and fails it, SLUB against SLUB changes
+# nothing.
+. tests/e2e/lib.sh
+
+# Counts per op of every cost-model metric of every test, in order.
+counts() {
+	jq -c '[.tests[].metrics | to_entries[] |
+		select(.value.unit | IN("insns/op", "accesses/op", "misses/op")) |
+		[.key, .value.samples]]' "$1"
+}
+
+for i in 1 2; do
+	"$SB" run --alloc=slub --accel=cost --workload=quick -o "$TMP/quick$i.json" \
+		>/dev/null 2>"$TMP/quick$i.err"
+	check "quick under --accel=cost, run $i, exits 0" jqt "$TMP/quick$i.json" '.status == "complete"'
+done
+out=$TMP/quick1.json
+check "the model and its geometry are recorded" \
+	jqt "$out" '.vm.accel == "cost" and (.vm.cost_model.geometry | test("^l1d=.* l2=.* llc="))'
+check "every sample of every test has the eight metrics of the model" \
+	jqt "$out" '[.tests[].metrics | [.instructions_per_op, .loads_per_op, .stores_per_op,
+		.locked_per_op, .irqflag_per_op, .l1d_misses_per_op, .l2_misses_per_op,
+		.llc_misses_per_op] | .[] | .samples | length == 5] | all'
+check "the fast path costs between 50 and 1000 instructions" \
+	jqt "$out" '[.tests[].metrics.instructions_per_op.samples[] | . > 50 and . < 1000] | all'
+check "raw per-window counts are kept" \
+	jqt "$out" '[.tests[].extra.cost_windows[0][] | .insns > 0 and .ops == 20000] | all'
+check "two runs of quick give identical counts" \
+	test "$(counts "$TMP/quick1.json")" = "$(counts "$TMP/quick2.json")"
+"$SB" compare --fail-on-regression=0.001 "$TMP/quick1.json" "$TMP/quick2.json" \
+	>"$TMP/aa.txt" 2>"$TMP/aa.err"
+check "SLUB against SLUB: no change in the model's metrics, the gate passes" \
+	bash -c "[ $? -eq 0 ] && ! grep -A1 '_per_op (\(insns\|accesses\|misses\)/op)' '$TMP/aa.txt' |
+		grep -q 'worse\|better'"
+
+cat >"$TMP/calib.json" <<'JSON'
+{ "name": "calib", "tests": [
+  { "test": "calib", "params": { "mode": "loop", "iters": 1000, "repeats": 3 } },
+  { "test": "calib", "params": { "mode": "loop", "iters": 1000000, "repeats": 3 } },
+  { "test": "calib", "params": { "mode": "read", "bytes": 1048576, "repeats": 3 } },
+  { "test": "calib", "params": { "mode": "read", "bytes": 8192, "repeats": 3 } } ] }
+JSON
+# An LLC of 256 KiB: a 1 MiB stride misses at every level, an 8 KiB
+# buffer stays in the 32 KiB L1d.
+"$SB" run --alloc=slub --accel=cost --caches=l1d=32K/8/64,l2=128K/8/64,llc=256K/16/64 \
+	--workload="$TMP/calib.json" -o "$TMP/calib.out.json" >/dev/null 2>"$TMP/calib.err"
+c=$TMP/calib.out.json
+check "calib under a small LLC runs" jqt "$c" '.status == "complete"'
+check "the geometry asked for is the plugin's" \
+	jqt "$c" '.vm.cost_model.geometry == "l1d=32K/8/64 l2=128K/8/64 llc=256K/16/64"'
+# The window holds the loop (2 per iteration) and what the compiler put
+# before it: the difference of two lengths is exactly 2 per iteration.
+check "the loop costs exactly 2 instructions per iteration" \
+	jqt "$c" '[.tests[0,1].extra.cost_windows[0][0].insns] | .[1] - .[0] == 2 * 999000'
+# A timer interrupt may land in a window of 2 ms (and counts there): the
+# least of the three is the loop's.
+check "and instructions_per_op says 2.000" \
+	jqt "$c" '.tests[1].metrics.instructions_per_op.samples | min | . >= 2 and . < 2.0001'
+check "the loop's windows do no memory access" \
+	jqt "$c" '[.tests[1].extra.cost_windows[0][] | .loads + .stores] | min < 10'
+check "a 1 MiB stride past a 256 KiB LLC misses once per access, at every level" \
+	jqt "$c" '[.tests[2].metrics | .l1d_misses_per_op, .l2_misses_per_op, .llc_misses_per_op |
+		.samples[] | . >= 0.999 and . <= 1.01] | all'
+check "and loads once per access" \
+	jqt "$c" '[.tests[2].metrics.loads_per_op.samples[] | . >= 1 and . <= 1.01] | all'
+check "re-reading 8 KiB (inside L1d) after a warm-up misses nowhere" \
+	jqt "$c" '[.tests[3].extra.cost_windows[0][] | .l1d_miss] | max == 0'
+# Under icount (shift=0) a nanosecond is an instruction: the calib
+# window's time (raw, no overhead subtracted) against the plugin's count.
+# shellcheck disable=SC2016 # $m and $i are jq's
+check "instructions agree with icount's clock within 1%" \
+	jqt "$c" '[.tests[1].metrics as $m | range(3) as $i |
+		($m.ns_per_op.samples[$i] / $m.instructions_per_op.samples[$i] - 1) |
+		fabs < 0.01] | all'
+
+cat >"$TMP/debug.json" <<'JSON'
+{ "name": "debug", "tests": [
+  { "test": "fastpath", "params": { "api": "cache", "size": 64, "iters": 5000, "repeats": 3 } } ] }
+JSON
+"$SB" run --alloc=slub --accel=cost --workload="$TMP/debug.json" -o "$TMP/plain.json" \
+	>/dev/null 2>&1
+"$SB" run --alloc=slub --accel=cost --cmdline=slub_debug=FZPU --workload="$TMP/debug.json" \
+	-o "$TMP/fzpu.json" >/dev/null 2>&1
+insns() {
+	jq '.tests[0].metrics.instructions_per_op.summary.mean' "$1"
+}
+check "slub_debug=FZPU raises instructions per op several times" \
+	jq -en "$(insns "$TMP/fzpu.json") > 3 * $(insns "$TMP/plain.json")" >/dev/null
+"$SB" compare --fail-on-regression=5 "$TMP/plain.json" "$TMP/fzpu.json" >/dev/null 2>"$TMP/gate.err"
+check "and the gate fails on it (exit 1)" test $? -eq 1
+check "naming instructions_per_op as an exact count" \
+	grep -q "instructions_per_op .* exact counts of the cost model" "$TMP/gate.err"
+"$SB" report "$TMP/plain.json" "$TMP/fzpu.json" >"$TMP/report.txt" 2>/dev/null
+# The subject shortens a long metric's name to fit 72 columns.
+check "report's subject names an exact count, not an emulated time" \
+	bash -c "head -n 1 '$TMP/report.txt' |
+		grep -q '\(instructions\|loads\|stores\|locked\|irqflag\)_p.* regression'"
+check "report labels the model with its geometry" \
+	bash -c "tr -s ' \n' ' ' <'$TMP/report.txt' | grep -q 'cost model .*LRU caches l1d='"
