@@ -13,7 +13,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU };
+enum { P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU, P_TOUCH };
 enum { ORDER_LIFO, ORDER_FIFO, ORDER_RANDOM };
 
 static const char * const batch_orders[] = { "lifo", "fifo", "random", NULL };
@@ -29,6 +29,7 @@ static const struct sb_param batch_params[] = {
 	[P_SEED] = { "seed", "seed of the random free order", SB_U64, 1, 0,
 		     U32_MAX },
 	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 /* Per repeat: alloc ns, alloc cycles, free ns, free cycles. */
@@ -43,6 +44,8 @@ struct batch {
 	u32 *order;
 	struct sb_timer overhead;
 	s64 *res[R_NR];
+	/* Per repeat: interrupts in the alloc windows, in the free windows. */
+	u64 *irqs[2];
 };
 
 /*
@@ -72,10 +75,10 @@ static void batch_fill_order(struct batch *b)
 /* On failure, frees what it allocated and returns -ENOMEM. */
 static int batch_alloc(struct batch *b, struct sb_timer *t)
 {
+	bool touch = b->ctx->val[P_TOUCH];
 	u64 done, i, n;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
@@ -83,6 +86,7 @@ static int batch_alloc(struct batch *b, struct sb_timer *t)
 			b->objs[i] = kmem_cache_alloc(b->cache, GFP_KERNEL);
 			if (unlikely(!b->objs[i]))
 				break;
+			sb_touch_write(b->objs[i], touch);
 		}
 		sb_timer_stop(t);
 		if (i < done + n) {
@@ -97,15 +101,19 @@ static int batch_alloc(struct batch *b, struct sb_timer *t)
 
 static void batch_free(struct batch *b, struct sb_timer *t)
 {
+	bool touch = b->ctx->val[P_TOUCH];
+	void *obj;
 	u64 done, i, n;
 
-	t->ns = 0;
-	t->cycles = 0;
+	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
-		for (i = done; i < done + n; i++)
-			kmem_cache_free(b->cache, b->objs[b->order[i]]);
+		for (i = done; i < done + n; i++) {
+			obj = b->objs[b->order[i]];
+			sb_touch_read(obj, touch);
+			kmem_cache_free(b->cache, obj);
+		}
 		sb_timer_stop(t);
 		cond_resched();
 	}
@@ -133,6 +141,8 @@ static int batch_pinned(void *arg)
 		b->res[R_FREE_NS][r - 1] = sb_per_op_milli(tf.ns, b->overhead.ns, b->count);
 		b->res[R_FREE_CYCLES][r - 1] = sb_per_op_milli(tf.cycles, b->overhead.cycles,
 							       b->count);
+		b->irqs[0][r - 1] = ta.irqs;
+		b->irqs[1][r - 1] = tf.irqs;
 	}
 	return 0;
 }
@@ -147,14 +157,14 @@ static void batch_out(struct sb_ctx *ctx, struct batch *b)
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(b->overhead.ns, 0, b->count));
 	sb_printf(out, ",\"metrics\":{");
-	sb_out_metric(out, true, "alloc_ns_per_op", "ns", true,
-		      b->res[R_ALLOC_NS], repeats);
-	sb_out_metric(out, false, "free_ns_per_op", "ns", true,
-		      b->res[R_FREE_NS], repeats);
-	sb_out_metric(out, false, "alloc_cycles_per_op", "cycles", true,
-		      b->res[R_ALLOC_CYCLES], repeats);
-	sb_out_metric(out, false, "free_cycles_per_op", "cycles", true,
-		      b->res[R_FREE_CYCLES], repeats);
+	sb_out_timed_at(out, true, "alloc_ns_per_op", NULL, "ns", true,
+			b->res[R_ALLOC_NS], b->irqs[0], repeats);
+	sb_out_timed_at(out, false, "free_ns_per_op", NULL, "ns", true,
+			b->res[R_FREE_NS], b->irqs[1], repeats);
+	sb_out_timed_at(out, false, "alloc_cycles_per_op", NULL, "cycles", true,
+			b->res[R_ALLOC_CYCLES], b->irqs[0], repeats);
+	sb_out_timed_at(out, false, "free_cycles_per_op", NULL, "cycles", true,
+			b->res[R_FREE_CYCLES], b->irqs[1], repeats);
 	sb_printf(out, "}");
 }
 
@@ -175,11 +185,13 @@ static int batch_run(struct sb_ctx *ctx)
 	if (ret)
 		return ret;
 	res = kcalloc(R_NR * repeats, sizeof(*res), GFP_KERNEL);
+	b.irqs[0] = kcalloc(2 * repeats, sizeof(u64), GFP_KERNEL);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!res || !b.objs || !b.order)
+	if (!res || !b.irqs[0] || !b.objs || !b.order)
 		goto out;
+	b.irqs[1] = b.irqs[0] + repeats;
 	for (i = 0; i < R_NR; i++)
 		b.res[i] = res + i * repeats;
 	batch_fill_order(&b);
@@ -197,6 +209,7 @@ static int batch_run(struct sb_ctx *ctx)
 out:
 	kvfree(b.order);
 	kvfree(b.objs);
+	kfree(b.irqs[0]);
 	kfree(res);
 	return ret;
 }
