@@ -37,6 +37,7 @@ for v in slab slub slub-6.12; do
 		jqt "$TMP/$v.json" '[.tests[].metrics | .slab_pages_alloc_per1k.samples, .slab_pages_freed_per1k.samples |
 			length == 2] | all'
 done
+# shellcheck disable=SC2016 # $b is jq's
 check "slab: refills and flushes move at most batchcount objects" \
 	jqt "$TMP/slab.json" '[.tests[0:3][] | .extra.slab_tunables[0].batchcount as $b | .metrics |
 		.alloc_objects_per_slowpath.samples[], .free_objects_per_slowpath.samples[] | . > 1 and . <= $b] | all'
