@@ -55,6 +55,7 @@
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/preempt.h>
 #include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -115,9 +116,15 @@ static unsigned long hr_locks[HR_MAX_LOCKS];
 static unsigned int hr_nr_locks;
 #endif
 
+/*
+ * This thread's own work: softirqs that run on its stack at an interrupt's
+ * end (RCU callbacks freeing other caches' slabs, say) are not. The
+ * hardirq and NMI counts cannot tell: an int3 kprobe enters its handler
+ * as an NMI, the serving-softirq bit stays the probed code's.
+ */
 static bool hr_mine(void)
 {
-	return current == READ_ONCE(hr_task);
+	return current == READ_ONCE(hr_task) && !in_serving_softirq();
 }
 
 #ifndef CONFIG_SLOB
