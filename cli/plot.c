@@ -419,7 +419,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	static const struct bar_row remote_rows[] = {
 		{ "alloc", "alloc_ns_per_op" }, { "free", "free_ns_per_op" },
 	};
-	static const char *const hit_params[] = { "size", "pattern", NULL };
+	static const char *const hit_params[] = { "size", "pattern", "order", NULL };
 	static const char *const remote_params[] = { "size", "batch", NULL };
 	struct run_id *runs = run_ids(NULL, docs, n);
 	const char *phase = slabmem_phase(docs, n, o->phase);

@@ -61,6 +61,32 @@ static cJSON *object_child(cJSON *parent, const char *name)
 	return o;
 }
 
+/*
+ * Arrays the module keeps beside a metric's samples, one entry per sample
+ * (e.g. "irqs", the interrupts of each sample's timing windows), follow
+ * the samples into @dst, boots concatenated as the samples are. Anything
+ * else a metric carries (the module's own summary) is left out: the host
+ * computes its own from the samples.
+ */
+static void keep_per_sample(cJSON *dst, const cJSON *m, int n)
+{
+	const cJSON *a, *x;
+
+	cJSON_ArrayForEach(a, m) {
+		if (!cJSON_IsArray(a) || !strcmp(a->string, "samples") ||
+		    cJSON_GetArraySize(a) != n)
+			continue;
+		cJSON *to = cJSON_GetObjectItemCaseSensitive(dst, a->string);
+
+		if (!to)
+			to = cJSON_AddArrayToObject(dst, a->string);
+		if (!cJSON_IsArray(to))
+			continue;
+		cJSON_ArrayForEach(x, a)
+			cJSON_AddItemToArray(to, cJSON_Duplicate(x, 1));
+	}
+}
+
 static int add_test_result(cJSON *doc, int index, const struct workload *w,
 			   const char *data, size_t len, const struct results_cost *cost,
 			   char **why)
@@ -121,6 +147,7 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 			cJSON_AddItemToArray(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(dst, "boots"), boot),
 					     cJSON_CreateNumber(s->valuedouble));
 		}
+		keep_per_sample(dst, m, cJSON_GetArraySize(samples));
 	}
 	/* Everything else the test reported (e.g. loop overhead), per boot. */
 	cJSON_ArrayForEach(m, res) {

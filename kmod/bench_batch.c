@@ -13,7 +13,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU };
+enum { P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU, P_TOUCH };
 enum { ORDER_LIFO, ORDER_FIFO, ORDER_RANDOM };
 
 static const char * const batch_orders[] = { "lifo", "fifo", "random", NULL };
@@ -29,6 +29,7 @@ static const struct sb_param batch_params[] = {
 	[P_SEED] = { "seed", "seed of the random free order", SB_U64, 1, 0,
 		     U32_MAX },
 	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 /* Per repeat: alloc ns, alloc cycles, free ns, free cycles. */
@@ -45,6 +46,8 @@ struct batch {
 	s64 *res[R_NR];
 	/* Per repeat, the windows of its allocations and of its frees. */
 	u32 *windows[2];
+	/* Per repeat: interrupts in the alloc windows, in the free windows. */
+	u64 *irqs[2];
 };
 
 /*
@@ -74,6 +77,7 @@ static void batch_fill_order(struct batch *b)
 /* On failure, frees what it allocated and returns -ENOMEM. */
 static int batch_alloc(struct batch *b, struct sb_timer *t)
 {
+	bool touch = b->ctx->val[P_TOUCH];
 	u64 done, i, n;
 
 	sb_timer_reset(t);
@@ -84,6 +88,7 @@ static int batch_alloc(struct batch *b, struct sb_timer *t)
 			b->objs[i] = kmem_cache_alloc(b->cache, GFP_KERNEL);
 			if (unlikely(!b->objs[i]))
 				break;
+			sb_touch_write(b->objs[i], touch);
 		}
 		sb_timer_stop(t);
 		if (i < done + n) {
@@ -98,14 +103,19 @@ static int batch_alloc(struct batch *b, struct sb_timer *t)
 
 static void batch_free(struct batch *b, struct sb_timer *t)
 {
+	bool touch = b->ctx->val[P_TOUCH];
+	void *obj;
 	u64 done, i, n;
 
 	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
-		for (i = done; i < done + n; i++)
-			kmem_cache_free(b->cache, b->objs[b->order[i]]);
+		for (i = done; i < done + n; i++) {
+			obj = b->objs[b->order[i]];
+			sb_touch_read(obj, touch);
+			kmem_cache_free(b->cache, obj);
+		}
 		sb_timer_stop(t);
 		cond_resched();
 	}
@@ -135,6 +145,8 @@ static int batch_pinned(void *arg)
 							       b->count);
 		b->windows[0][r - 1] = ta.window;
 		b->windows[1][r - 1] = tf.window;
+		b->irqs[0][r - 1] = ta.irqs;
+		b->irqs[1][r - 1] = tf.irqs;
 	}
 	return 0;
 }
@@ -151,14 +163,14 @@ static void batch_out(struct sb_ctx *ctx, struct batch *b)
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(b->overhead.ns, 0, b->count));
 	sb_printf(out, ",\"metrics\":{");
-	sb_out_metric_win(out, true, "alloc_ns_per_op", NULL, "ns", true,
-			  b->res[R_ALLOC_NS], repeats, &wa);
-	sb_out_metric_win(out, false, "free_ns_per_op", NULL, "ns", true,
-			  b->res[R_FREE_NS], repeats, &wf);
-	sb_out_metric(out, false, "alloc_cycles_per_op", "cycles", true,
-		      b->res[R_ALLOC_CYCLES], repeats);
-	sb_out_metric(out, false, "free_cycles_per_op", "cycles", true,
-		      b->res[R_FREE_CYCLES], repeats);
+	sb_out_timed_at(out, true, "alloc_ns_per_op", NULL, "ns", true,
+			b->res[R_ALLOC_NS], repeats, b->irqs[0], &wa);
+	sb_out_timed_at(out, false, "free_ns_per_op", NULL, "ns", true,
+			b->res[R_FREE_NS], repeats, b->irqs[1], &wf);
+	sb_out_timed_at(out, false, "alloc_cycles_per_op", NULL, "cycles", true,
+			b->res[R_ALLOC_CYCLES], repeats, b->irqs[0], NULL);
+	sb_out_timed_at(out, false, "free_cycles_per_op", NULL, "cycles", true,
+			b->res[R_FREE_CYCLES], repeats, b->irqs[1], NULL);
 	sb_printf(out, "}");
 }
 
@@ -181,11 +193,13 @@ static int batch_run(struct sb_ctx *ctx)
 		return ret;
 	res = kcalloc(R_NR * repeats, sizeof(*res), GFP_KERNEL);
 	windows = kcalloc(2 * repeats, sizeof(*windows), GFP_KERNEL);
+	b.irqs[0] = kcalloc(2 * repeats, sizeof(u64), GFP_KERNEL);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!res || !windows || !b.objs || !b.order)
+	if (!res || !windows || !b.irqs[0] || !b.objs || !b.order)
 		goto out;
+	b.irqs[1] = b.irqs[0] + repeats;
 	for (i = 0; i < R_NR; i++)
 		b.res[i] = res + i * repeats;
 	b.windows[0] = windows;
@@ -206,6 +220,7 @@ out:
 	kvfree(b.order);
 	kvfree(b.objs);
 	kfree(windows);
+	kfree(b.irqs[0]);
 	kfree(res);
 	return ret;
 }

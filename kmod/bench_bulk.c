@@ -5,6 +5,13 @@
  * in powers of two up to max_bulk, as in Brouer's slab_bulk_test01. The
  * bulk API saves per-call overhead and, on SLUB, takes the per-CPU lock
  * once per bulk; SLOB implements it as the same loop.
+ *
+ * Every sample of every point (bulk size and API) runs on a cache of its
+ * own, created for it and warmed up untimed, as Brouer creates a fresh
+ * cache per test: on one shared cache each point would start from the
+ * per-CPU and partial slabs the previous one left, and the two APIs would
+ * leave each other different ones. The points run in a shuffled order
+ * per repeat (the same on every kernel), recorded as "point_order".
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -12,7 +19,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_OBJECTS, P_MAX_BULK, P_REPEATS, P_CPU };
+enum { P_SIZE, P_OBJECTS, P_MAX_BULK, P_REPEATS, P_CPU, P_TOUCH };
 
 static const struct sb_param bulk_params[] = {
 	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
@@ -23,6 +30,7 @@ static const struct sb_param bulk_params[] = {
 	[P_REPEATS] = { "repeats", "timed repeats (one sample per point each)",
 			SB_U64, 5, 1, 100 },
 	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 enum { API_LOOP, API_BULK, API_NR };
@@ -31,15 +39,18 @@ static const char * const bulk_apis[] = { "loop", "bulk" };
 
 struct bulk {
 	struct sb_ctx *ctx;
-	struct kmem_cache *cache;
 	void **objs;
 	unsigned int nr_points;
+	unsigned int object_size;
 	/* [point][api][repeat] */
 	s64 *ns;
 	s64 *cycles;
 	u32 *windows;
-	/* Of the first point, whose rounds are single objects. */
-	u64 overhead_ns_per_obj_milli;
+	u64 *irqs;
+	/* [repeat][i]: point * API_NR + api run i-th in that repeat. */
+	u32 *order;
+	/* [point]: the empty loop over that point's rounds. */
+	struct sb_timer *overhead;
 };
 
 /* 1, 2, 4, ... below max_bulk, then max_bulk. */
@@ -54,10 +65,17 @@ static u64 bulk_rounds_per_chunk(unsigned int bulk)
 	return max_t(u64, SB_BATCH / bulk, 1);
 }
 
-static int bulk_loop(struct bulk *b, unsigned int api, unsigned int bulk,
-		     u64 rounds, struct sb_timer *t)
+static u64 bulk_rounds(const struct bulk *b, unsigned int bulk)
+{
+	return DIV_ROUND_UP(b->ctx->val[P_OBJECTS], bulk);
+}
+
+static int bulk_loop(struct bulk *b, struct kmem_cache *cache,
+		     unsigned int api, unsigned int bulk, u64 rounds,
+		     struct sb_timer *t)
 {
 	u64 chunk = bulk_rounds_per_chunk(bulk);
+	bool touch = b->ctx->val[P_TOUCH];
 	u64 done, r, n;
 	unsigned int i;
 
@@ -67,22 +85,29 @@ static int bulk_loop(struct bulk *b, unsigned int api, unsigned int bulk,
 		sb_timer_start(t);
 		for (r = 0; r < n; r++) {
 			if (api == API_BULK) {
-				if (unlikely(!kmem_cache_alloc_bulk(b->cache, GFP_KERNEL,
+				if (unlikely(!kmem_cache_alloc_bulk(cache, GFP_KERNEL,
 								    bulk, b->objs)))
 					return -ENOMEM;
-				kmem_cache_free_bulk(b->cache, bulk, b->objs);
+				for (i = 0; i < bulk; i++)
+					sb_touch_write(b->objs[i], touch);
+				for (i = 0; i < bulk; i++)
+					sb_touch_read(b->objs[i], touch);
+				kmem_cache_free_bulk(cache, bulk, b->objs);
 				continue;
 			}
 			for (i = 0; i < bulk; i++) {
-				b->objs[i] = kmem_cache_alloc(b->cache, GFP_KERNEL);
+				b->objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
 				if (unlikely(!b->objs[i])) {
 					while (i--)
-						kmem_cache_free(b->cache, b->objs[i]);
+						kmem_cache_free(cache, b->objs[i]);
 					return -ENOMEM;
 				}
+				sb_touch_write(b->objs[i], touch);
 			}
-			for (i = 0; i < bulk; i++)
-				kmem_cache_free(b->cache, b->objs[i]);
+			for (i = 0; i < bulk; i++) {
+				sb_touch_read(b->objs[i], touch);
+				kmem_cache_free(cache, b->objs[i]);
+			}
 		}
 		sb_timer_stop(t);
 		cond_resched();
@@ -90,54 +115,69 @@ static int bulk_loop(struct bulk *b, unsigned int api, unsigned int bulk,
 	return 0;
 }
 
-static int bulk_point(struct bulk *b, unsigned int k)
+/* Sample @r of point @k with @api, on a cache of its own. */
+static int bulk_sample(struct bulk *b, unsigned int k, unsigned int api,
+		       unsigned int r)
 {
 	unsigned int repeats = b->ctx->val[P_REPEATS];
-	unsigned int bulk = bulk_at(b, k);
-	u64 rounds = DIV_ROUND_UP(b->ctx->val[P_OBJECTS], bulk);
-	struct sb_timer overhead, t;
-	unsigned int api, r;
-	s64 *ns, *cycles;
+	unsigned int bulk = bulk_at(b, k), at;
+	u64 rounds = bulk_rounds(b, bulk);
+	struct kmem_cache *cache;
+	struct sb_timer t;
+	char name[32];
 	int ret;
 
-	/* The empty loop over rounds: what both APIs share per bulk. */
-	sb_loop_overhead_batched(rounds, bulk_rounds_per_chunk(bulk), &overhead);
-	if (!k)
-		b->overhead_ns_per_obj_milli = sb_per_op_milli(overhead.ns, 0, rounds);
-	for (api = 0; api < API_NR; api++) {
-		ret = bulk_loop(b, api, bulk, min_t(u64, rounds, SB_BATCH), &t);
-		if (ret)
-			return ret;
-	}
-	/* The APIs alternate within a repeat, so that drift hits both. */
-	for (r = 0; r < repeats; r++) {
-		for (api = 0; api < API_NR; api++) {
-			ret = bulk_loop(b, api, bulk, rounds, &t);
-			if (ret)
-				return ret;
-			b->windows[(k * API_NR + api) * repeats + r] = t.window;
-			ns = b->ns + (k * API_NR + api) * repeats;
-			cycles = b->cycles + (k * API_NR + api) * repeats;
-			ns[r] = sb_per_op_milli(t.ns, overhead.ns, rounds * bulk);
-			cycles[r] = sb_per_op_milli(t.cycles, overhead.cycles,
-						    rounds * bulk);
-		}
-	}
+	snprintf(name, sizeof(name), "slabbench-bulk-%llu", b->ctx->val[P_SIZE]);
+	ret = sb_cache_create_unmerged(b->ctx, name, b->ctx->val[P_SIZE], &cache);
+	if (ret)
+		return ret;
+	b->object_size = kmem_cache_size(cache);
+	/* Untimed: the cache's first slabs, and the code's first pass. */
+	ret = bulk_loop(b, cache, api, bulk, min_t(u64, rounds, SB_BATCH), &t);
+	if (!ret)
+		ret = bulk_loop(b, cache, api, bulk, rounds, &t);
+	kmem_cache_destroy(cache);
+	if (ret)
+		return ret;
+	at = (k * API_NR + api) * repeats + r;
+	b->ns[at] = sb_per_op_milli(t.ns, b->overhead[k].ns, rounds * bulk);
+	b->cycles[at] = sb_per_op_milli(t.cycles, b->overhead[k].cycles,
+					rounds * bulk);
+	b->irqs[at] = t.irqs;
+	b->windows[at] = t.window;
 	return 0;
 }
 
 static int bulk_pinned(void *arg)
 {
 	struct bulk *b = arg;
-	unsigned int k;
+	unsigned int nr = b->nr_points * API_NR;
+	unsigned int k, i, r, p;
 	int ret;
 
-	for (k = 0; k < b->nr_points; k++) {
-		ret = bulk_point(b, k);
-		if (ret)
-			return ret;
+	/* The empty loop over rounds: what both APIs share per bulk. */
+	for (k = 0; k < b->nr_points; k++)
+		sb_loop_overhead_batched(bulk_rounds(b, bulk_at(b, k)),
+					 bulk_rounds_per_chunk(bulk_at(b, k)),
+					 &b->overhead[k]);
+	for (r = 0; r < b->ctx->val[P_REPEATS]; r++) {
+		sb_point_order(b->order + r * nr, nr, r);
+		for (i = 0; i < nr; i++) {
+			p = b->order[r * nr + i];
+			ret = bulk_sample(b, p / API_NR, p % API_NR, r);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
+}
+
+static void bulk_label(struct sb_out *out, u32 idx, const void *arg)
+{
+	const struct bulk *b = arg;
+
+	sb_printf(out, "\"bulk=%u,api=%s\"", bulk_at(b, idx / API_NR),
+		  bulk_apis[idx % API_NR]);
 }
 
 static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
@@ -148,9 +188,14 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 	struct sb_windows win;
 	unsigned int k, api, idx;
 
-	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"loop_overhead_ns\":",
-		  kmem_cache_size(b->cache));
-	sb_out_milli(out, b->overhead_ns_per_obj_milli);
+	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
+	sb_out_point_order(out, b->order, b->nr_points * API_NR, repeats,
+			   bulk_label, b);
+	/* Of the first point, whose rounds are single objects. */
+	sb_printf(out, "\"object_size\":%u,\"loop_overhead_ns\":",
+		  b->object_size);
+	sb_out_milli(out, sb_per_op_milli(b->overhead[0].ns, 0,
+					  bulk_rounds(b, 1)));
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < b->nr_points; k++) {
 		at[0].num = bulk_at(b, k);
@@ -159,11 +204,11 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 			idx = (k * API_NR + api) * repeats;
 			win.id = b->windows + idx;
 			win.ops = DIV_ROUND_UP(ctx->val[P_OBJECTS], at[0].num) * at[0].num;
-			sb_out_metric_win(out, !k && !api, "ns_per_obj", at, "ns",
-					  true, b->ns + idx, repeats, &win);
-			sb_out_metric_at(out, false, "cycles_per_obj", at,
-					 "cycles", true, b->cycles + idx,
-					 repeats);
+			sb_out_timed_at(out, !k && !api, "ns_per_obj", at, "ns",
+					true, b->ns + idx, repeats, b->irqs + idx, &win);
+			sb_out_timed_at(out, false, "cycles_per_obj", at,
+					"cycles", true, b->cycles + idx, repeats,
+					b->irqs + idx, NULL);
 		}
 	}
 	sb_printf(out, "}");
@@ -175,13 +220,13 @@ static int bulk_run(struct sb_ctx *ctx)
 	unsigned int max_bulk = ctx->val[P_MAX_BULK];
 	struct bulk b = { .ctx = ctx };
 	u64 size = ctx->val[P_SIZE];
+	unsigned int nr_samples;
 	u64 per_point;
-	char name[32];
 	int ret;
 
 	b.nr_points = ilog2(max_bulk) + 1 + !is_power_of_2(max_bulk);
-	/* Each API's warm-up and repeats, rounded up to whole bulks. */
-	per_point = API_NR * (repeats + 1) * (ctx->val[P_OBJECTS] + max_bulk);
+	/* Each sample's warm-up and timed pass, rounded up to whole bulks. */
+	per_point = API_NR * repeats * 2 * (ctx->val[P_OBJECTS] + max_bulk);
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
 		ret = sb_check_mem(ctx, max_bulk * (size + sizeof(void *)));
@@ -189,18 +234,16 @@ static int bulk_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, per_point * b.nr_points);
 	if (ret)
 		return ret;
-	b.ns = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.ns), GFP_KERNEL);
-	b.cycles = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.cycles),
-			   GFP_KERNEL);
-	b.windows = kcalloc(b.nr_points * API_NR * repeats, sizeof(*b.windows),
-			    GFP_KERNEL);
+	nr_samples = b.nr_points * API_NR * repeats;
+	b.ns = kcalloc(nr_samples, sizeof(*b.ns), GFP_KERNEL);
+	b.cycles = kcalloc(nr_samples, sizeof(*b.cycles), GFP_KERNEL);
+	b.irqs = kcalloc(nr_samples, sizeof(*b.irqs), GFP_KERNEL);
+	b.windows = kcalloc(nr_samples, sizeof(*b.windows), GFP_KERNEL);
+	b.order = kcalloc(nr_samples, sizeof(*b.order), GFP_KERNEL);
+	b.overhead = kcalloc(b.nr_points, sizeof(*b.overhead), GFP_KERNEL);
 	b.objs = kcalloc(max_bulk, sizeof(*b.objs), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!b.ns || !b.cycles || !b.windows || !b.objs)
-		goto out;
-	snprintf(name, sizeof(name), "slabbench-bulk-%llu", size);
-	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
-	if (ret)
+	if (!b.ns || !b.cycles || !b.irqs || !b.windows || !b.order || !b.overhead || !b.objs)
 		goto out;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], bulk_pinned, &b);
 	if (ret == -ENOMEM)
@@ -209,9 +252,11 @@ static int bulk_run(struct sb_ctx *ctx)
 	else if (!ret)
 		bulk_out(ctx, &b);
 out:
-	kmem_cache_destroy(b.cache);
 	kfree(b.objs);
 	kfree(b.windows);
+	kfree(b.overhead);
+	kfree(b.order);
+	kfree(b.irqs);
 	kfree(b.cycles);
 	kfree(b.ns);
 	return ret;

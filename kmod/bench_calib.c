@@ -123,8 +123,8 @@ static int calib_run(struct sb_ctx *ctx)
 	win.id = c.windows;
 	win.ops = c.ops;
 	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", c.ops);
-	sb_out_metric_win(ctx->out, true, "ns_per_op", NULL, "ns", true, c.ns,
-			  repeats, &win);
+	sb_out_timed_at(ctx->out, true, "ns_per_op", NULL, "ns", true, c.ns,
+			repeats, NULL, &win);
 	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
 		      c.cycles, repeats);
 	sb_printf(ctx->out, "}");

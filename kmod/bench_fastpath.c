@@ -9,7 +9,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_ITERS, P_REPEATS, P_API, P_CPU };
+enum { P_SIZE, P_ITERS, P_REPEATS, P_API, P_CPU, P_TOUCH };
 
 static const char * const fastpath_apis[] = { "cache", "kmalloc", NULL };
 
@@ -22,6 +22,7 @@ static const struct sb_param fastpath_params[] = {
 	[P_API] = { "api", "kmem_cache_alloc/free on a private cache, or kmalloc/kfree",
 		    SB_ENUM, 0, 0, 1, fastpath_apis },
 	[P_CPU] = { "cpu", "CPU the loop runs on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 struct fastpath {
@@ -30,6 +31,7 @@ struct fastpath {
 	s64 *ns;
 	s64 *cycles;
 	u32 *windows;
+	u64 *irqs;
 	struct sb_timer overhead;
 };
 
@@ -37,6 +39,7 @@ static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 {
 	size_t size = f->ctx->val[P_SIZE];
 	bool use_cache = f->ctx->val[P_API] == 0;
+	bool touch = f->ctx->val[P_TOUCH];
 	u64 done, i, n;
 	void *obj;
 
@@ -49,6 +52,8 @@ static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 					  kmalloc(size, GFP_KERNEL);
 			if (unlikely(!obj))
 				return -ENOMEM;
+			sb_touch_write(obj, touch);
+			sb_touch_read(obj, touch);
 			if (use_cache)
 				kmem_cache_free(f->cache, obj);
 			else
@@ -79,6 +84,7 @@ static int fastpath_pinned(void *arg)
 		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
 		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
 		f->windows[r] = t.window;
+		f->irqs[r] = t.irqs;
 	}
 	return ret;
 }
@@ -100,7 +106,8 @@ static int fastpath_run(struct sb_ctx *ctx)
 	f.ns = kcalloc(repeats, sizeof(*f.ns), GFP_KERNEL);
 	f.cycles = kcalloc(repeats, sizeof(*f.cycles), GFP_KERNEL);
 	f.windows = kcalloc(repeats, sizeof(*f.windows), GFP_KERNEL);
-	if (!f.ns || !f.cycles || !f.windows)
+	f.irqs = kcalloc(repeats, sizeof(*f.irqs), GFP_KERNEL);
+	if (!f.ns || !f.cycles || !f.windows || !f.irqs)
 		goto out;
 	if (ctx->val[P_API] == 0) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
@@ -118,14 +125,15 @@ static int fastpath_run(struct sb_ctx *ctx)
 					       ctx->val[P_ITERS]));
 	sb_printf(ctx->out, ",\"metrics\":{");
 	win.id = f.windows;
-	sb_out_metric_win(ctx->out, true, "ns_per_op", NULL, "ns", true, f.ns,
-			  repeats, &win);
-	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
-		      f.cycles, repeats);
+	sb_out_timed_at(ctx->out, true, "ns_per_op", NULL, "ns", true, f.ns,
+			repeats, f.irqs, &win);
+	sb_out_timed_at(ctx->out, false, "cycles_per_op", NULL, "cycles", true,
+			f.cycles, repeats, f.irqs, NULL);
 	sb_printf(ctx->out, "}");
 out:
 	kmem_cache_destroy(f.cache);
 	kfree(f.windows);
+	kfree(f.irqs);
 	kfree(f.cycles);
 	kfree(f.ns);
 	return ret;

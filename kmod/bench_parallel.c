@@ -7,7 +7,9 @@
  * per-CPU caches into the shared slab lists and their locks, and SLOB has
  * one global lock throughout. Per k: the mean and the slowest thread's
  * cost per alloc+free, and the aggregate throughput over the wall-clock
- * window from the common start to the last thread's end.
+ * window from the common start to the last thread's end. Each repeat runs
+ * the values of k in its own shuffled order (the same on every kernel),
+ * each after an untimed warm-up pass of its own.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -17,7 +19,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_ITERS, P_BURST, P_REPEATS, P_MAX_CPUS };
+enum { P_SIZE, P_ITERS, P_BURST, P_REPEATS, P_MAX_CPUS, P_TOUCH };
 
 /* Every k is a point: this bounds the sweep's work and its output. */
 #define PARALLEL_MAX_CPUS	64
@@ -32,6 +34,7 @@ static const struct sb_param parallel_params[] = {
 			5, 1, 100 },
 	[P_MAX_CPUS] = { "max_cpus", "largest number of threads; 0: every online CPU up to 64",
 			 SB_U64, 0, 0, PARALLEL_MAX_CPUS },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 enum { M_NS, M_NS_MAX, M_OPS, M_NR };
@@ -56,6 +59,7 @@ static int parallel_loop(struct parallel *p, void **objs, u64 iters,
 			 struct sb_timer *t)
 {
 	unsigned int burst = p->ctx->val[P_BURST];
+	bool touch = p->ctx->val[P_TOUCH];
 	u64 done, i, n;
 	unsigned int j, m;
 
@@ -69,14 +73,17 @@ static int parallel_loop(struct parallel *p, void **objs, u64 iters,
 				objs[j] = kmem_cache_alloc(p->cache, GFP_KERNEL);
 				if (unlikely(!objs[j]))
 					break;
+				sb_touch_write(objs[j], touch);
 			}
 			if (unlikely(j < m)) {
 				while (j--)
 					kmem_cache_free(p->cache, objs[j]);
 				return -ENOMEM;
 			}
-			while (j--)
+			while (j--) {
+				sb_touch_read(objs[j], touch);
 				kmem_cache_free(p->cache, objs[j]);
+			}
 		}
 		sb_timer_stop(t);
 		cond_resched();
@@ -103,15 +110,21 @@ static int parallel_thread(void *arg, unsigned int idx)
 	return ret;
 }
 
-/* One sample of each metric from the k threads of a timed pass. */
-static void parallel_sample(struct parallel *p, unsigned int k, s64 *m)
+/*
+ * One sample of each metric from the k threads of a timed pass; *@irqs:
+ * the interrupts their CPUs took in their windows, all threads together.
+ */
+static void parallel_sample(struct parallel *p, unsigned int k, s64 *m,
+			    u64 *irqs)
 {
 	u64 iters = p->ctx->val[P_ITERS];
 	u64 first = U64_MAX, last = 0, overhead = 0, window;
 	s64 sum = 0, worst = S64_MIN, ns;
 	unsigned int i;
 
+	*irqs = 0;
 	for (i = 0; i < k; i++) {
+		*irqs += p->th[i].t.irqs;
 		ns = sb_per_op_milli(p->th[i].t.ns, p->th[i].overhead.ns, iters);
 		sum += ns;
 		worst = max(worst, ns);
@@ -128,8 +141,14 @@ static void parallel_sample(struct parallel *p, unsigned int k, s64 *m)
 	m[M_OPS] = mul_u64_u64_div_u64(k * iters, NSEC_PER_SEC * 1000ULL, window);
 }
 
+static void parallel_label(struct sb_out *out, u32 idx, const void *arg)
+{
+	sb_printf(out, "%u", idx + 1);
+}
+
 static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
-			 unsigned int nr_k, const s64 *res)
+			 unsigned int nr_k, const s64 *res, const u64 *irqs,
+			 const u32 *order)
 {
 	static const char * const names[M_NR] = {
 		"ns_per_op", "ns_per_op_max", "ops_per_sec",
@@ -141,6 +160,7 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"cpus_used\":%u,",
 		  kmem_cache_size(p->cache), nr_k);
+	sb_out_point_order(out, order, nr_k, repeats, parallel_label, NULL);
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(p->th[0].overhead.ns, 0,
 					  ctx->val[P_ITERS]));
@@ -148,34 +168,38 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
 	for (k = 1; k <= nr_k; k++) {
 		at[0].num = k;
 		for (i = 0; i < M_NR; i++)
-			sb_out_metric_at(out, k == 1 && !i, names[i], at,
-					 i == M_OPS ? "ops/s" : "ns", i != M_OPS,
-					 res + ((k - 1) * M_NR + i) * repeats,
-					 repeats);
+			sb_out_timed_at(out, k == 1 && !i, names[i], at,
+					i == M_OPS ? "ops/s" : "ns", i != M_OPS,
+					res + ((k - 1) * M_NR + i) * repeats, repeats,
+					irqs + (k - 1) * repeats, NULL);
 	}
 	sb_printf(out, "}");
 }
 
+/* res: [k - 1][metric][repeat]; irqs: [k - 1][repeat]; order: [repeat][i]. */
 static int parallel_measure(struct parallel *p, const unsigned int *cpus,
-			    unsigned int nr_k, s64 *res)
+			    unsigned int nr_k, s64 *res, u64 *irqs, u32 *order)
 {
 	unsigned int repeats = p->ctx->val[P_REPEATS];
+	unsigned int k, r, i, j;
 	s64 m[M_NR];
-	unsigned int k, r, i;
 	int ret;
 
-	for (k = 1; k <= nr_k; k++) {
-		p->prep = true;
-		ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
-		p->prep = false;
-		for (r = 0; !ret && r < repeats; r++) {
+	for (r = 0; r < repeats; r++) {
+		sb_point_order(order + r * nr_k, nr_k, r);
+		for (j = 0; j < nr_k; j++) {
+			k = order[r * nr_k + j] + 1;
+			p->prep = true;
 			ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
-			parallel_sample(p, k, m);
+			p->prep = false;
+			if (!ret)
+				ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
+			if (ret)
+				return ret;
+			parallel_sample(p, k, m, &irqs[(k - 1) * repeats + r]);
 			for (i = 0; i < M_NR; i++)
 				res[((k - 1) * M_NR + i) * repeats + r] = m[i];
 		}
-		if (ret)
-			return ret;
 	}
 	return 0;
 }
@@ -189,6 +213,8 @@ static int parallel_run(struct sb_ctx *ctx)
 	struct parallel p = { .ctx = ctx };
 	unsigned int *cpus = NULL, nr_k = 0, cpu, i;
 	s64 *res = NULL;
+	u64 *irqs = NULL;
+	u32 *order = NULL;
 	int ret;
 
 	nr_k = min_t(unsigned int, num_online_cpus(), PARALLEL_MAX_CPUS);
@@ -196,15 +222,17 @@ static int parallel_run(struct sb_ctx *ctx)
 		nr_k = min_t(u64, nr_k, ctx->val[P_MAX_CPUS]);
 	ret = sb_check_mem(ctx, nr_k * burst * (size + sizeof(void *)));
 	if (!ret)
-		ret = sb_check_work(ctx, ctx->val[P_ITERS] * (repeats + 1) *
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * 2 * repeats *
 				    nr_k * (nr_k + 1) / 2);
 	if (ret)
 		return ret;
 	cpus = kcalloc(nr_k, sizeof(*cpus), GFP_KERNEL);
 	p.th = kcalloc(nr_k, sizeof(*p.th), GFP_KERNEL);
 	res = kcalloc(nr_k * M_NR * repeats, sizeof(*res), GFP_KERNEL);
+	irqs = kcalloc(nr_k * repeats, sizeof(*irqs), GFP_KERNEL);
+	order = kcalloc(nr_k * repeats, sizeof(*order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!cpus || !p.th || !res)
+	if (!cpus || !p.th || !res || !irqs || !order)
 		goto out;
 	i = 0;
 	for_each_online_cpu(cpu) {
@@ -222,16 +250,18 @@ static int parallel_run(struct sb_ctx *ctx)
 	ret = sb_cache_create_unmerged(ctx, "slabbench-parallel", size, &p.cache);
 	if (ret)
 		goto out;
-	ret = parallel_measure(&p, cpus, nr_k, res);
+	ret = parallel_measure(&p, cpus, nr_k, res, irqs, order);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%u threads, bursts of %llu objects of %llu bytes)",
 			nr_k, burst, size);
 	else if (!ret)
-		parallel_out(ctx, &p, nr_k, res);
+		parallel_out(ctx, &p, nr_k, res, irqs, order);
 out:
 	kmem_cache_destroy(p.cache);
 	for (i = 0; p.th && i < nr_k; i++)
 		kfree(p.th[i].objs);
+	kfree(order);
+	kfree(irqs);
 	kfree(res);
 	kfree(p.th);
 	kfree(cpus);

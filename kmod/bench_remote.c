@@ -17,7 +17,7 @@
 #include <asm/barrier.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_COUNT, P_BATCH, P_REPEATS, P_PRODUCER, P_CONSUMER };
+enum { P_SIZE, P_COUNT, P_BATCH, P_REPEATS, P_PRODUCER, P_CONSUMER, P_TOUCH };
 
 static const struct sb_param remote_params[] = {
 	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
@@ -31,6 +31,7 @@ static const struct sb_param remote_params[] = {
 			 SB_CPU_ID_MAX },
 	[P_CONSUMER] = { "consumer", "CPU that frees; not the producer's",
 			 SB_U64, 1, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 #define REMOTE_RING_BATCHES	4
@@ -63,6 +64,7 @@ static void remote_wait(void)
 
 static int remote_produce(struct remote *r, struct sb_timer *t)
 {
+	bool touch = r->ctx->val[P_TOUCH];
 	unsigned long head, i, n, pos = 0;
 	void *obj;
 
@@ -76,6 +78,7 @@ static int remote_produce(struct remote *r, struct sb_timer *t)
 			obj = kmem_cache_alloc(r->cache, GFP_KERNEL);
 			if (unlikely(!obj))
 				break;
+			sb_touch_write(obj, touch);
 			r->ring[pos] = obj;
 			if (++pos == r->cap)
 				pos = 0;
@@ -97,6 +100,7 @@ static int remote_produce(struct remote *r, struct sb_timer *t)
 
 static void remote_consume(struct remote *r, struct sb_timer *t)
 {
+	bool touch = r->ctx->val[P_TOUCH];
 	unsigned long tail, i, n, pos = 0;
 
 	for (tail = 0; tail < r->count; tail += n) {
@@ -109,6 +113,7 @@ static void remote_consume(struct remote *r, struct sb_timer *t)
 		}
 		sb_timer_start(t);
 		for (i = 0; i < n; i++) {
+			sb_touch_read(r->ring[pos], touch);
 			kmem_cache_free(r->cache, r->ring[pos]);
 			if (++pos == r->cap)
 				pos = 0;
@@ -154,7 +159,8 @@ static int remote_pass(struct remote *r, const unsigned int *cpus,
 	return ret;
 }
 
-static void remote_out(struct sb_ctx *ctx, struct remote *r, s64 *res)
+static void remote_out(struct sb_ctx *ctx, struct remote *r, s64 *res,
+		       u64 *irqs)
 {
 	static const char * const names[] = {
 		"alloc_ns_per_op", "free_ns_per_op",
@@ -171,8 +177,9 @@ static void remote_out(struct sb_ctx *ctx, struct remote *r, s64 *res)
 					  ctx->val[P_COUNT]));
 	sb_printf(out, ",\"metrics\":{");
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		sb_out_metric(out, !i, names[i], i < 2 ? "ns" : "cycles", true,
-			      res + i * repeats, repeats);
+		sb_out_timed_at(out, !i, names[i], NULL, i < 2 ? "ns" : "cycles",
+				true, res + i * repeats, repeats,
+				irqs + (i % SIDE_NR) * repeats, NULL);
 	sb_printf(out, "}");
 }
 
@@ -185,6 +192,7 @@ static int remote_run(struct sb_ctx *ctx)
 	unsigned int rep, side;
 	char name[32];
 	s64 *res;
+	u64 *irqs;
 	int ret;
 
 	rm.cap = REMOTE_RING_BATCHES * rm.batch;
@@ -201,9 +209,10 @@ static int remote_run(struct sb_ctx *ctx)
 	if (ret)
 		return ret;
 	res = kcalloc(2 * SIDE_NR * repeats, sizeof(*res), GFP_KERNEL);
+	irqs = kcalloc(SIDE_NR * repeats, sizeof(*irqs), GFP_KERNEL);
 	rm.ring = kcalloc(rm.cap, sizeof(*rm.ring), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!res || !rm.ring)
+	if (!res || !irqs || !rm.ring)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-remote-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &rm.cache);
@@ -221,16 +230,18 @@ static int remote_run(struct sb_ctx *ctx)
 			res[(SIDE_NR + side) * repeats + rep] =
 				sb_per_op_milli(rm.t[side].cycles,
 						rm.overhead[side].cycles, count);
+			irqs[side * repeats + rep] = rm.t[side].irqs;
 		}
 	}
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%lu objects of %llu bytes in the ring)",
 			rm.cap, size);
 	else if (!ret)
-		remote_out(ctx, &rm, res);
+		remote_out(ctx, &rm, res, irqs);
 out:
 	kmem_cache_destroy(rm.cache);
 	kfree(rm.ring);
+	kfree(irqs);
 	kfree(res);
 	return ret;
 }

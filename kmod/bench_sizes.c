@@ -4,7 +4,9 @@
  * 8 bytes to twice KMALLOC_MAX_CACHE_SIZE (at least 16 KiB), so that the
  * sweep crosses from the kmalloc caches to the page allocator on every
  * allocator: above 8 KiB on SLAB and SLUB, above one page on SLOB. The
- * same sizes on every kernel keep the points comparable.
+ * same sizes on every kernel keep the points comparable. Each repeat runs
+ * the sizes in its own shuffled order (the same on every kernel), each
+ * after an untimed warm-up of its own.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -12,7 +14,7 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_ITERS, P_REPEATS, P_CPU };
+enum { P_ITERS, P_REPEATS, P_CPU, P_TOUCH };
 
 static const struct sb_param sizes_params[] = {
 	[P_ITERS] = { "iters", "kmalloc+kfree pairs per size and repeat", SB_U64,
@@ -20,6 +22,7 @@ static const struct sb_param sizes_params[] = {
 	[P_REPEATS] = { "repeats", "timed repeats (one sample per size each)",
 			SB_U64, 5, 1, 100 },
 	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
+	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
 #define SIZES_MIN	8UL
@@ -29,10 +32,13 @@ static const struct sb_param sizes_params[] = {
 struct sizes {
 	struct sb_ctx *ctx;
 	struct sb_timer overhead;
-	/* [size index][repeat], ns then cycles. */
+	/* [size index][repeat]: ns, cycles, interrupts. */
 	s64 *ns;
 	s64 *cycles;
 	u32 *windows;
+	u64 *irqs;
+	/* [repeat][i]: the size index run i-th in that repeat. */
+	u32 *order;
 };
 
 static size_t sizes_at(unsigned int idx)
@@ -40,7 +46,7 @@ static size_t sizes_at(unsigned int idx)
 	return SIZES_MIN << idx;
 }
 
-static int sizes_loop(size_t size, u64 iters, struct sb_timer *t)
+static int sizes_loop(size_t size, u64 iters, bool touch, struct sb_timer *t)
 {
 	u64 done, i, n;
 	void *obj;
@@ -53,6 +59,8 @@ static int sizes_loop(size_t size, u64 iters, struct sb_timer *t)
 			obj = kmalloc(size, GFP_KERNEL);
 			if (unlikely(!obj))
 				return -ENOMEM;
+			sb_touch_write(obj, touch);
+			sb_touch_read(obj, touch);
 			kfree(obj);
 		}
 		sb_timer_stop(t);
@@ -66,26 +74,37 @@ static int sizes_pinned(void *arg)
 	struct sizes *s = arg;
 	unsigned int repeats = s->ctx->val[P_REPEATS];
 	u64 iters = s->ctx->val[P_ITERS];
+	bool touch = s->ctx->val[P_TOUCH];
 	struct sb_timer t;
-	unsigned int k, r;
+	unsigned int i, k, r, at;
 	int ret;
 
 	sb_loop_overhead(iters, &s->overhead);
-	for (k = 0; k < SIZES_NR; k++) {
-		/* Untimed warm-up of this size's kmalloc cache. */
-		ret = sizes_loop(sizes_at(k), min_t(u64, iters, SB_BATCH), &t);
-		for (r = 0; !ret && r < repeats; r++) {
-			ret = sizes_loop(sizes_at(k), iters, &t);
-			s->ns[k * repeats + r] = sb_per_op_milli(t.ns, s->overhead.ns, iters);
-			s->cycles[k * repeats + r] = sb_per_op_milli(t.cycles,
-								     s->overhead.cycles,
-								     iters);
-			s->windows[k * repeats + r] = t.window;
+	for (r = 0; r < repeats; r++) {
+		sb_point_order(s->order + r * SIZES_NR, SIZES_NR, r);
+		for (i = 0; i < SIZES_NR; i++) {
+			k = s->order[r * SIZES_NR + i];
+			/* Untimed warm-up of this size's kmalloc cache. */
+			ret = sizes_loop(sizes_at(k), min_t(u64, iters, SB_BATCH),
+					 touch, &t);
+			if (!ret)
+				ret = sizes_loop(sizes_at(k), iters, touch, &t);
+			if (ret)
+				return ret;
+			at = k * repeats + r;
+			s->ns[at] = sb_per_op_milli(t.ns, s->overhead.ns, iters);
+			s->cycles[at] = sb_per_op_milli(t.cycles, s->overhead.cycles,
+							iters);
+			s->irqs[at] = t.irqs;
+			s->windows[at] = t.window;
 		}
-		if (ret)
-			return ret;
 	}
 	return 0;
+}
+
+static void sizes_label(struct sb_out *out, u32 idx, const void *arg)
+{
+	sb_printf(out, "%zu", sizes_at(idx));
 }
 
 static void sizes_out_list(struct sb_out *out, const char *name,
@@ -114,6 +133,7 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 
 	sizes_out_list(out, "sizes", 0);
 	sizes_out_list(out, "page_allocator_sizes", KMALLOC_MAX_CACHE_SIZE);
+	sb_out_point_order(out, s->order, SIZES_NR, repeats, sizes_label, NULL);
 	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"loop_overhead_ns\":",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE);
 	sb_out_milli(out, sb_per_op_milli(s->overhead.ns, 0, ctx->val[P_ITERS]));
@@ -121,10 +141,11 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 	for (k = 0; k < SIZES_NR; k++) {
 		at[0].num = sizes_at(k);
 		win.id = s->windows + k * repeats;
-		sb_out_metric_win(out, !k, "ns_per_op", at, "ns", true,
-				  s->ns + k * repeats, repeats, &win);
-		sb_out_metric_at(out, false, "cycles_per_op", at, "cycles", true,
-				 s->cycles + k * repeats, repeats);
+		sb_out_timed_at(out, !k, "ns_per_op", at, "ns", true,
+				s->ns + k * repeats, repeats, s->irqs + k * repeats, &win);
+		sb_out_timed_at(out, false, "cycles_per_op", at, "cycles", true,
+				s->cycles + k * repeats, repeats, s->irqs + k * repeats,
+				NULL);
 	}
 	sb_printf(out, "}");
 }
@@ -137,20 +158,24 @@ static int sizes_run(struct sb_ctx *ctx)
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
-		ret = sb_check_work(ctx, ctx->val[P_ITERS] * (repeats + 1) * SIZES_NR);
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * 2 * repeats * SIZES_NR);
 	if (ret)
 		return ret;
 	s.ns = kcalloc(SIZES_NR * repeats, sizeof(*s.ns), GFP_KERNEL);
 	s.cycles = kcalloc(SIZES_NR * repeats, sizeof(*s.cycles), GFP_KERNEL);
 	s.windows = kcalloc(SIZES_NR * repeats, sizeof(*s.windows), GFP_KERNEL);
+	s.irqs = kcalloc(SIZES_NR * repeats, sizeof(*s.irqs), GFP_KERNEL);
+	s.order = kcalloc(SIZES_NR * repeats, sizeof(*s.order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (s.ns && s.cycles && s.windows)
+	if (s.ns && s.cycles && s.windows && s.irqs && s.order)
 		ret = sb_run_on_cpu(ctx->val[P_CPU], sizes_pinned, &s);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed");
 	else if (!ret)
 		sizes_out(ctx, &s);
 	kfree(s.windows);
+	kfree(s.order);
+	kfree(s.irqs);
 	kfree(s.cycles);
 	kfree(s.ns);
 	return ret;

@@ -15,7 +15,50 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/kernel_stat.h>
+#include <linux/hardirq.h>
+#include <linux/prandom.h>
 #include "slabbench.h"
+
+/*
+ * Hard interrupts this CPU has taken: device interrupts through genirq
+ * and, on x86, the local APIC's own vectors, which genirq does not count
+ * (the timer tick, rescheduling and function-call IPIs, TLB shootdowns,
+ * irq_work). Benchmarks run pinned, so the CPU cannot change under us.
+ */
+u64 sb_irq_count(void)
+{
+	unsigned int cpu = raw_smp_processor_id();
+	u64 n = kstat_cpu_irqs_sum(cpu);
+#ifdef CONFIG_X86
+	const irq_cpustat_t *st = &per_cpu(irq_stat, cpu);
+
+#ifdef CONFIG_X86_LOCAL_APIC
+	n += READ_ONCE(st->apic_timer_irqs);
+#endif
+#ifdef CONFIG_SMP
+	n += READ_ONCE(st->irq_resched_count) + READ_ONCE(st->irq_call_count);
+#endif
+	n += READ_ONCE(st->irq_tlb_count) + READ_ONCE(st->apic_irq_work_irqs);
+#endif
+	return n;
+}
+
+void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+{
+	struct rnd_state rnd;
+	u32 i, j, tmp;
+
+	for (i = 0; i < nr; i++)
+		order[i] = i;
+	prandom_seed_state(&rnd, 0x5eed0000ULL + repeat);
+	for (i = nr; i > 1; i--) {
+		j = reciprocal_scale(prandom_u32_state(&rnd), i);
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+}
 
 struct sb_pinned {
 	int (*fn)(void *arg);

@@ -6,13 +6,17 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/string.h>
+#include <linux/sort.h>
 #include "slabbench.h"
 
 int sb_out_init(struct sb_out *out, size_t size)
 {
 	out->buf = kvmalloc(size, GFP_KERNEL);
-	if (!out->buf)
+	out->sorted = kvmalloc_array(SB_MAX_SAMPLES, sizeof(s64), GFP_KERNEL);
+	if (!out->buf || !out->sorted) {
+		sb_out_free(out);
 		return -ENOMEM;
+	}
 	out->size = size;
 	sb_out_reset(out, false);
 	return 0;
@@ -29,7 +33,9 @@ void sb_out_reset(struct sb_out *out, bool check)
 void sb_out_free(struct sb_out *out)
 {
 	kvfree(out->buf);
+	kvfree(out->sorted);
 	out->buf = NULL;
+	out->sorted = NULL;
 	out->len = 0;
 	out->size = 0;
 }
@@ -126,6 +132,12 @@ static const struct {
 	{ "bytes", -(s64)SB_MEM_CAP * 1000, (s64)SB_MEM_CAP * 1000 },
 	/* Counted objects: each holds a pointer within the memory cap. */
 	{ "objects", 0, (s64)(SB_MEM_CAP / sizeof(void *)) * 1000 },
+	/*
+	 * Events per 1000 operations: a slow path may take several locks
+	 * and an order-3 slab per object of the largest size.
+	 */
+	{ "per1k", 0, 1000000LL * 1000 },
+	{ "objects/call", 0, (s64)(SB_MEM_CAP / sizeof(void *)) * 1000 },
 };
 
 static void sb_check_figure(struct sb_out *out, const char *name,
@@ -146,10 +158,64 @@ static void sb_check_figure(struct sb_out *out, const char *name,
 	snprintf(out->bad, sizeof(out->bad), "%s: unknown unit %s", name, unit);
 }
 
-void sb_out_metric_win(struct sb_out *out, bool first, const char *name,
-		       const struct sb_label *labels, const char *unit,
-		       bool lower_is_better, const s64 *milli, unsigned int n,
-		       const struct sb_windows *win)
+static int sb_cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Quantile @num/@den of @x (sorted, @n > 0), interpolated as R's type 7. */
+static s64 sb_quantile(const s64 *x, unsigned int n, unsigned int num,
+		       unsigned int den)
+{
+	unsigned int lo = num * (n - 1) / den, rem = num * (n - 1) % den;
+
+	if (!rem)
+		return x[lo];
+	return x[lo] + div_s64((x[lo + 1] - x[lo]) * rem, den);
+}
+
+/*
+ * "summary": mean, median and interquartile range of the samples, in the
+ * metric's unit: times under emulation are skewed by the host's own
+ * interruptions, and the median and IQR are the figures that resist them.
+ */
+static void sb_out_summary(struct sb_out *out, const s64 *milli,
+			   unsigned int n)
+{
+	s64 mean = 0, rest = 0, q1, q3;
+	unsigned int i;
+
+	if (!n || n > SB_MAX_SAMPLES)
+		return;
+	/* Sum of quotients and of remainders: no overflow at any range. */
+	for (i = 0; i < n; i++) {
+		mean += div_s64(milli[i], n);
+		rest += milli[i] - div_s64(milli[i], n) * n;
+	}
+	mean += div_s64(rest, n);
+	memcpy(out->sorted, milli, n * sizeof(*milli));
+	sort(out->sorted, n, sizeof(*milli), sb_cmp_s64, NULL);
+	q1 = sb_quantile(out->sorted, n, 1, 4);
+	q3 = sb_quantile(out->sorted, n, 3, 4);
+	sb_printf(out, ",\"summary\":{\"n\":%u,\"mean\":", n);
+	sb_out_milli(out, mean);
+	sb_printf(out, ",\"median\":");
+	sb_out_milli(out, sb_quantile(out->sorted, n, 1, 2));
+	sb_printf(out, ",\"q1\":");
+	sb_out_milli(out, q1);
+	sb_printf(out, ",\"q3\":");
+	sb_out_milli(out, q3);
+	sb_printf(out, ",\"iqr\":");
+	sb_out_milli(out, q3 - q1);
+	sb_printf(out, "}");
+}
+
+void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
+		     const struct sb_label *labels, const char *unit,
+		     bool lower_is_better, const s64 *milli, unsigned int n,
+		     const u64 *irqs, const struct sb_windows *win)
 {
 	unsigned int i;
 
@@ -181,6 +247,13 @@ void sb_out_metric_win(struct sb_out *out, bool first, const char *name,
 			sb_printf(out, "%s%u", i ? "," : "", win->id[i]);
 		sb_printf(out, "],\"ops_per_window\":%llu", win->ops);
 	}
+	if (irqs) {
+		sb_printf(out, ",\"irqs\":[");
+		for (i = 0; i < n; i++)
+			sb_printf(out, "%s%llu", i ? "," : "", irqs[i]);
+		sb_printf(out, "]");
+	}
+	sb_out_summary(out, milli, n);
 	sb_printf(out, "}");
 	if (out->check && !n && !out->bad[0])
 		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
@@ -190,8 +263,28 @@ void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		      const struct sb_label *labels, const char *unit,
 		      bool lower_is_better, const s64 *milli, unsigned int n)
 {
-	sb_out_metric_win(out, first, name, labels, unit, lower_is_better,
-			  milli, n, NULL);
+	sb_out_timed_at(out, first, name, labels, unit, lower_is_better, milli,
+			n, NULL, NULL);
+}
+
+void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
+			unsigned int repeats,
+			void (*label)(struct sb_out *out, u32 idx, const void *arg),
+			const void *arg)
+{
+	unsigned int r, i;
+
+	sb_printf(out, "\"point_order\":[");
+	for (r = 0; r < repeats; r++) {
+		sb_printf(out, "%s[", r ? "," : "");
+		for (i = 0; i < nr; i++) {
+			if (i)
+				sb_printf(out, ",");
+			label(out, order[r * nr + i], arg);
+		}
+		sb_printf(out, "]");
+	}
+	sb_printf(out, "],");
 }
 
 void sb_out_metric(struct sb_out *out, bool first, const char *name,

@@ -23,6 +23,8 @@
 
 #define SB_MAX_PARAMS	12
 #define SB_OUT_SIZE	(512 * 1024)
+/* Most samples of one metric: the largest repeats= of any benchmark. */
+#define SB_MAX_SAMPLES	1000
 /*
  * Bound of cpu= parameters (x86 NR_CPUS at most); whether the CPU is
  * online is checked when the benchmark runs.
@@ -56,6 +58,8 @@ struct sb_out {
 	/* Self-test: every figure is checked against its unit's range. */
 	bool check;
 	char bad[96];	/* the first figure out of range, if any */
+	/* SB_MAX_SAMPLES, sorted for a metric's median and quartiles. */
+	s64 *sorted;
 };
 
 int sb_out_init(struct sb_out *out, size_t size);
@@ -81,6 +85,14 @@ struct sb_label {
 void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
 		      const struct sb_label *labels, const char *unit,
 		      bool lower_is_better, const s64 *milli, unsigned int n);
+/*
+ * "point_order": per repeat, the sweep points in the order they ran, each
+ * written by @label(@out, index, @arg) as a JSON value.
+ */
+void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
+			unsigned int repeats,
+			void (*label)(struct sb_out *out, u32 idx, const void *arg),
+			const void *arg);
 
 /*
  * The cost-model windows of a metric's samples: @id[i] is sample i's
@@ -91,11 +103,16 @@ struct sb_windows {
 	u64 ops;
 };
 
-/* A metric as above, with "windows" and "ops_per_window" beside its samples. */
-void sb_out_metric_win(struct sb_out *out, bool first, const char *name,
-		       const struct sb_label *labels, const char *unit,
-		       bool lower_is_better, const s64 *milli, unsigned int n,
-		       const struct sb_windows *win);
+/*
+ * A timed metric: as sb_out_metric_at(), with "irqs", the interrupts this
+ * CPU took during each sample's timing windows (@irqs[i] for sample i),
+ * and "windows" and "ops_per_window" for the cost model; either may be
+ * NULL.
+ */
+void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
+		     const struct sb_label *labels, const char *unit,
+		     bool lower_is_better, const s64 *milli, unsigned int n,
+		     const u64 *irqs, const struct sb_windows *win);
 
 enum sb_param_type {
 	SB_U64,
@@ -176,17 +193,22 @@ struct sb_timer {
 	 * results give beside the sample ("windows").
 	 */
 	u32 window;
+	/* Interrupts this CPU took inside the windows, read outside them. */
+	u64 irqs;
+	u64 start_irqs;
 };
 
 /* A new window id, unique since the module was loaded; never 0. */
 u32 sb_window_next(void);
+u64 sb_irq_count(void);
 
-/* Starts a sample: times and counts from zero, under a new window id. */
+/* Starts a sample: times, counts and interrupts from zero, under a new window id. */
 static inline void sb_timer_reset(struct sb_timer *t)
 {
 	t->ns = 0;
 	t->cycles = 0;
 	t->window = sb_window_next();
+	t->irqs = 0;
 }
 
 static __always_inline u64 sb_cycles(void)
@@ -200,6 +222,7 @@ static __always_inline u64 sb_cycles(void)
 
 static __always_inline void sb_timer_start(struct sb_timer *t)
 {
+	t->start_irqs = sb_irq_count();
 	t->start_ns = ktime_get_ns();
 	t->start_cycles = sb_cycles();
 	sb_mark_start(t->window);
@@ -214,7 +237,36 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 
 	t->ns += ktime_get_ns() - t->start_ns;
 	t->cycles += cycles - t->start_cycles;
+	t->irqs += sb_irq_count() - t->start_irqs;
 }
+
+/*
+ * touch=, a parameter of every timed benchmark: a caller writes an object
+ * it allocates and reads it before freeing it, so the cost of bringing
+ * its first cache line in (and SLUB's free pointer inside the object)
+ * belongs in the figure. One word per object dirties the line.
+ */
+#define SB_TOUCH_DESC	"1: write the object's first cache line after alloc and read it before free, as callers do; 0: leave objects untouched"
+
+static __always_inline void sb_touch_write(void *obj, bool touch)
+{
+	if (touch)
+		WRITE_ONCE(*(unsigned long *)obj, (unsigned long)obj);
+}
+
+static __always_inline void sb_touch_read(const void *obj, bool touch)
+{
+	if (touch)
+		(void)READ_ONCE(*(const unsigned long *)obj);
+}
+
+/*
+ * Sweep points run in a shuffled order per repeat, so that a point does
+ * not inherit the state its neighbour in ascending order left, nor drift
+ * line up with the sweep: @order becomes a permutation of 0..@nr-1, fixed
+ * by @repeat, the same on every kernel compared.
+ */
+void sb_point_order(u32 *order, u32 nr, unsigned int repeat);
 
 int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg);
 int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,

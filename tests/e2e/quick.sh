@@ -25,6 +25,10 @@ for alloc in slab slub; do
 		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . > 0] | all'
 	check "$alloc: the clock resolves below a microsecond per batch" \
 		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . < 1000000] | all'
+	check "$alloc: objects are touched by default, and the results say so" \
+		jqt "$out" '[.tests[].params.touch == 1] | all'
+	check "$alloc: each sample records the interrupts of its timing windows" \
+		jqt "$out" "[.tests[].metrics[] | (.irqs | length == $repeats) and all(.irqs[]; . >= 0)] | all"
 	check "$alloc: console log kept, no kernel problem" \
 		jqt "$out" '.boots[0].console_problem == null and (.boots[0].console | length > 0)'
 	check "$alloc: meminfo before and after" \

@@ -100,6 +100,7 @@ static const char *const tokens[] = {
 	"\"metrics\":{", "\"samples\":[", "\"better\":", "\"labels\":{", "\"spec\":",
 	"\"workload\":{", "\"unit\":", "\"lower\"", "\"higher\"", "\"partial\"",
 	"\"complete\"", "\"test\":\"fastpath\"", "\"size\":64", "\\u", "\\",
+	"\"irqs\":[", "\"point_order\":[", "\"summary\":{",
 	" : tunables ", " : slabdata ", "slabbench-held ", "MemTotal:", " kB\n", ": ",
 };
 

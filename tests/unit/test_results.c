@@ -36,7 +36,9 @@ static void test_frames_to_results(void)
 {
 	const char *res = "{\"test\":\"fastpath\",\"params\":{\"size\":64},"
 			  "\"loop_overhead_ns\":0.5,\"metrics\":{\"ns_per_op\":"
-			  "{\"unit\":\"ns\",\"better\":\"lower\",\"samples\":[10.5,11.5]}}}";
+			  "{\"unit\":\"ns\",\"better\":\"lower\",\"samples\":[10.5,11.5],"
+			  "\"irqs\":[0,3],\"short\":[1],"
+			  "\"summary\":{\"n\":2,\"mean\":11.0,\"median\":11.0}}}}";
 	char *f1 = frame("ready", "uptime", "0.4"), *f2 = frame("result", "0", res);
 	char *f3 = frame("file", "meminfo.before", "MemTotal: 1000 kB\nSlab: 20 kB\n");
 	char *f4 = frame("missing", "slabinfo.before", "");
@@ -60,6 +62,12 @@ static void test_frames_to_results(void)
 	m = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"), 0), "metrics"), "ns_per_op");
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(m, "samples")) == 4, "samples of both boots");
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(m, "boots")) == 2, "samples kept per boot");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(m, "irqs")) == 4 &&
+	      cJSON_GetArrayItem(cJSON_GetObjectItem(m, "irqs"), 3)->valuedouble == 3,
+	      "a per-sample array follows the samples of both boots");
+	CHECK(!cJSON_GetObjectItem(m, "short"), "an array not one per sample is left out");
+	CHECK(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "summary"), "n")->valuedouble == 4,
+	      "the host's summary of both boots, not the module's");
 	CHECK_NEAR(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "summary"), "mean")->valuedouble, 11.0,
 		   1e-12, "summary mean");
 	snap = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "boots"), 0), "snapshots"), "before");

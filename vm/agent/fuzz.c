@@ -1011,6 +1011,8 @@ static const char * const fz_hostile[] = {
 	"test=parallel max_cpus=65",
 	"test=sizes iters=10000000 repeats=100",
 	"test=batch seed=4294967296",
+	"test=bulk touch=2",
+	"test=hitrate seed=4294967296",
 };
 
 #define FUZZ_CHECK_SPEC "test=fastpath iters=1000 repeats=1"
