@@ -17,7 +17,7 @@ counts() {
 }
 
 for i in 1 2; do
-	"$SB" run --alloc=slub --accel=cost --workload=quick -o "$TMP/quick$i.json" \
+	"$SB" run --boots=1 --alloc=slub --accel=cost --workload=quick -o "$TMP/quick$i.json" \
 		>/dev/null 2>"$TMP/quick$i.err"
 	check "quick under --accel=cost, run $i, exits 0" jqt "$TMP/quick$i.json" '.status == "complete"'
 done
@@ -49,7 +49,7 @@ cat >"$TMP/calib.json" <<'JSON'
 JSON
 # An LLC of 256 KiB: a 1 MiB stride misses at every level, an 8 KiB
 # buffer stays in the 32 KiB L1d.
-"$SB" run --alloc=slub --accel=cost --caches=l1d=32K/8/64,l2=128K/8/64,llc=256K/16/64 \
+"$SB" run --boots=1 --alloc=slub --accel=cost --caches=l1d=32K/8/64,l2=128K/8/64,llc=256K/16/64 \
 	--workload="$TMP/calib.json" -o "$TMP/calib.out.json" >/dev/null 2>"$TMP/calib.err"
 c=$TMP/calib.out.json
 check "calib under a small LLC runs" jqt "$c" '.status == "complete"'
@@ -84,9 +84,9 @@ cat >"$TMP/debug.json" <<'JSON'
 { "name": "debug", "tests": [
   { "test": "fastpath", "params": { "api": "cache", "size": 64, "iters": 5000, "repeats": 3 } } ] }
 JSON
-"$SB" run --alloc=slub --accel=cost --workload="$TMP/debug.json" -o "$TMP/plain.json" \
+"$SB" run --boots=1 --alloc=slub --accel=cost --workload="$TMP/debug.json" -o "$TMP/plain.json" \
 	>/dev/null 2>&1
-"$SB" run --alloc=slub --accel=cost --cmdline=slub_debug=FZPU --workload="$TMP/debug.json" \
+"$SB" run --boots=1 --alloc=slub --accel=cost --cmdline=slub_debug=FZPU --workload="$TMP/debug.json" \
 	-o "$TMP/fzpu.json" >/dev/null 2>&1
 insns() {
 	jq '.tests[0].metrics.instructions_per_op.summary.mean' "$1"

@@ -20,7 +20,7 @@ cat >"$TMP/counts.json" <<'JSON'
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "pattern": "fastpath" } } ] }
 JSON
 for v in slab slub slub-6.12 slob; do
-	"$SB" run --alloc=$v --workload="$TMP/counts.json" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
+	"$SB" run --boots=1 --alloc=$v --workload="$TMP/counts.json" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
 	check "$v: hitrate runs in fifo, lifo and random order" \
 		jqt "$TMP/$v.json" '.status == "complete" and ([.tests[0:3][].params.order] == ["fifo", "lifo", "random"])'
 	[ -f "$TMP/$v.json" ] || tail -n 20 "$TMP/$v.err"

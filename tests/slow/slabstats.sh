@@ -14,7 +14,7 @@ cat >"$TMP/stats.json" <<'JSON'
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 3, "order": "random" } },
   { "test": "hitrate", "params": { "size": 256, "count": 4096, "rounds": 5, "repeats": 3 } } ] }
 JSON
-"$SB" run --alloc=slab-debug --workload="$TMP/stats.json" --mem=1024 --timeout=1800 \
+"$SB" run --boots=1 --alloc=slab-debug --workload="$TMP/stats.json" --mem=1024 --timeout=1800 \
 	-o "$TMP/slab-debug.json" >/dev/null 2>"$TMP/slab-debug.err"
 check "slab-debug: hitrate runs" jqt "$TMP/slab-debug.json" '.status == "complete"'
 [ -f "$TMP/slab-debug.json" ] || tail -n 20 "$TMP/slab-debug.err"

@@ -85,6 +85,32 @@ static int split(char *line, char **argv, int max)
 	return n;
 }
 
+/* The value of " KEY=" in @text's last line that starts with "total ". */
+static long long census_total(const char *text, const char *key)
+{
+	const char *total = NULL, *at;
+	char pattern[64];
+
+	for (at = text; (at = strstr(at, "\ntotal ")); at++)
+		total = at;
+	snprintf(pattern, sizeof(pattern), " %s=", key);
+	at = total ? strstr(total, pattern) : NULL;
+	return at ? strtoll(at + strlen(pattern), NULL, 10) : -1;
+}
+
+/*
+ * Whether a census was read at a quiet point: the slab counter the same
+ * before and after it (docs/census.md). Slab memory that moves while
+ * the census is read (RCU callbacks, vmstat folding, a loaded host's
+ * late timers) leaves it without a verdict.
+ */
+static bool census_quiet(const char *text)
+{
+	return census_total(text, "counter_pages") == census_total(text, "counter_pages_after");
+}
+
+#define CENSUS_TRIES 10
+
 static int verb_file(char *args)
 {
 	char *argv[MAX_WORDS];
@@ -94,20 +120,27 @@ static int verb_file(char *args)
 
 	if (split(args, argv, MAX_WORDS) != 2)
 		return PLAN_BAD;
-	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		/* Not every allocator has every file (SLOB: no slabinfo). */
-		send_frame(SB_FRAME_MISSING, argv[0], "", 0);
-		return 0;
+	for (int tries = 1;; tries++) {
+		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT) {
+			/* Not every allocator has every file (SLOB: no slabinfo). */
+			send_frame(SB_FRAME_MISSING, argv[0], "", 0);
+			return 0;
+		}
+		if (fd < 0) {
+			say("%s: %s", argv[1], strerror(errno));
+			return -1;
+		}
+		buf = read_fd(fd, &len);
+		close(fd);
+		if (!buf)
+			return -1;
+		/* A census read while slab memory moved is read again, a little later. */
+		if (strcmp(argv[1], SB_PATH_CENSUS) || tries == CENSUS_TRIES || census_quiet(buf))
+			break;
+		free(buf);
+		usleep(20000);
 	}
-	if (fd < 0) {
-		say("%s: %s", argv[1], strerror(errno));
-		return -1;
-	}
-	buf = read_fd(fd, &len);
-	close(fd);
-	if (!buf)
-		return -1;
 	send_frame(SB_FRAME_FILE, argv[0], buf, len);
 	free(buf);
 	return 0;
