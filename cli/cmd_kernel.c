@@ -38,7 +38,9 @@ int cmd_kernel(int argc, char **argv)
 		.cmd = "kernel", .args = "build VARIANT... | list | clean [VARIANT...]",
 		.min_args = 1, .max_args = -1,
 		.about = "Builds, lists (with cache state and inputs hash) or removes guest\n"
-			 "kernels. Variants are listed in vm/variants; the cache is\n"
+			 "kernels. Variants are listed in vm/variants and in the user's file\n"
+			 "($SLABBENCH_VARIANTS, else ~/.config/slabbench/variants;\n"
+			 "docs/user-kernels.md); the cache is\n"
 			 "$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n",
 	};
 	struct opt opts[] = { OPT_END() };

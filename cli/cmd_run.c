@@ -25,7 +25,8 @@ int cmd_run(int argc, char **argv)
 	};
 	struct opt opts[] = {
 		OPT_STRING(0, "alloc", &o.allocs, "LIST",
-			   "comma-separated variants from vm/variants"),
+			   "comma-separated variants from vm/variants\n"
+			   "or the user's variants file"),
 		OPT_STRING(0, "workload", &o.workload, "FILE",
 			   "a workload file, or a name in workloads/"),
 		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &o.output,

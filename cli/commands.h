@@ -13,5 +13,6 @@ int cmd_list(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_noise(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #endif

@@ -19,25 +19,45 @@
 #include <string.h>
 #include <unistd.h>
 
-bool variant_known(const char *variant, char **known)
+char *user_variants_path(void)
 {
-	char *path = xasprintf("%s/vm/variants", slabbench_home());
+	const char *env = getenv("SLABBENCH_VARIANTS"), *config = getenv("XDG_CONFIG_HOME");
+
+	if (env && *env)
+		return xstrdup(env);
+	if (config && *config)
+		return xasprintf("%s/slabbench/variants", config);
+	return xasprintf("%s/.config/slabbench/variants", getenv("HOME") ? getenv("HOME") : "");
+}
+
+/* Adds the names in variants file @path to @known; whether @variant is one. */
+static bool names_in(const char *path, const char *variant, struct strbuf *known)
+{
 	char *text = read_file(path, NULL), *line, *save = NULL, name[64];
-	size_t klen = 0;
 	bool found = false;
 
-	*known = xstrdup("");
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
 			continue;
-		if (!strcmp(name, variant))
-			found = true;
-		*known = xrealloc(*known, klen + strlen(name) + 3);
-		klen += sprintf(*known + klen, "%s%s", klen ? ", " : "", name);
+		found |= !strcmp(name, variant);
+		sb_addf(known, "%s%s", known->len ? ", " : "", name);
 	}
 	free(text);
-	free(path);
+	return found;
+}
+
+bool variant_known(const char *variant, char **known)
+{
+	char *builtin = xasprintf("%s/vm/variants", slabbench_home());
+	char *user = user_variants_path();
+	struct strbuf b = { 0 };
+	bool found = names_in(builtin, variant, &b);
+
+	found |= names_in(user, variant, &b);
+	free(builtin);
+	free(user);
+	*known = b.s ? b.s : xstrdup("");
 	return found;
 }
 
@@ -74,6 +94,18 @@ static char *kv_get(const char *text, const char *key)
 	return NULL;
 }
 
+/* Every value of @key, a line each ("" when none). */
+static char *kv_all(const char *text, const char *key)
+{
+	struct strbuf b = { 0 };
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			sb_addf(&b, "%.*s\n", (int)strcspn(p + klen + 1, "\n"), p + klen + 1);
+	return b.s ? b.s : xstrdup("");
+}
+
 int guest_prepare(const char *variant, struct guest *g)
 {
 	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
@@ -103,6 +135,8 @@ int guest_prepare(const char *variant, struct guest *g)
 	g->common_sha256 = kv_get(out, "common_sha256");
 	g->cmdline = kv_get(out, "cmdline");
 	g->module = kv_get(out, "module");
+	g->config_base = kv_get(out, "config_base");
+	g->lacks = kv_all(out, "lacks");
 	{
 		char *secs = kv_get(out, "build_seconds");
 
@@ -112,7 +146,8 @@ int guest_prepare(const char *variant, struct guest *g)
 	free(out);
 	if (!g->tree || !g->hash || !g->bzimage || !g->initramfs ||
 	    !g->gen_init_cpio || !g->release || !g->alloc_config ||
-	    !g->common_config || !g->common_sha256 || !g->cmdline || !g->module) {
+	    !g->common_config || !g->common_sha256 || !g->cmdline || !g->module ||
+	    !g->config_base) {
 		guest_free(g);
 		return error("%s guest: vm/kernel.sh did not report every path", variant);
 	}
@@ -134,6 +169,8 @@ void guest_free(struct guest *g)
 	free(g->common_sha256);
 	free(g->cmdline);
 	free(g->module);
+	free(g->config_base);
+	free(g->lacks);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -25,11 +25,15 @@ struct guest {
 	double build_seconds;	/* of the kernel, when it was built; -1 unknown */
 	char *cmdline;		/* parameters it always boots with, maybe "" */
 	char *module;		/* slabbench.ko built for it */
+	char *config_base;	/* where its config came from, for reports */
+	char *lacks;		/* what cannot be measured on its tree, a line each; maybe "" */
 };
 
-/* Whether vm/variants names @variant; lists the known ones otherwise. */
+/* The user's variants file (docs/user-kernels.md), whether or not it exists. */
+char *user_variants_path(void);
+/* Whether vm/variants or the user's file names @variant; lists the known ones otherwise. */
 bool variant_known(const char *variant, char **known);
-/* 0 when vm/variants names every one of @names, else -1 and a message. */
+/* 0 when a variants file names every one of @names, else -1 and a message. */
 int variants_check(const char *cmd, char *const *names, int n);
 /* Builds what is missing (progress on a terminal) and fills @g. */
 int guest_prepare(const char *variant, struct guest *g);

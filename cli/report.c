@@ -402,12 +402,14 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 {
 	int changed = 0, worse = 0, tested = 0, floored = 0, tests = run_nr_tests(docs[0]);
 	const struct cmp_row *row = strongest_change(c);
+	bool exact = false;
 	struct strbuf s = { 0 };
 	char *why = compare_untested_why(c, 1);
 
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_cell *x = &c->rows[i].cells[0];
 
+		exact |= x->present && x->exact;
 		tested += x->present && x->tested;
 		changed += x->present && x->significant;
 		worse += x->present && x->significant && x->worse;
@@ -419,7 +421,9 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 		c->runs[0].allocator, c->runs[0].release, run_workload(docs[0]),
 		c->nr_rows, tests, c->boots[1], c->boots[0]);
 	if (why)
-		sb_addf(&s, "No change is marked: %s.", why);
+		sb_addf(&s, "No time is tested: %s.%s", why,
+			exact ? " The cost model's exact counts need no test: a change there "
+				"is a change." : "");
 	else
 		sb_addf(&s, "%d times were tested across boots (Welch's t-test on boot medians, "
 			"Benjamini-Hochberg at %g); %d changed significantly beyond the noise "
@@ -428,7 +432,14 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 	if (floored)
 		sb_addf(&s, " %d more passed the test but stayed inside the A/A noise floor.",
 			floored);
-	if (row) {
+	if (row && row->cells[0].exact) {
+		char *title = row_title(row);
+
+		sb_addf(&s, " The strongest evidence: %s, %+.1f%%, an exact count of the cost "
+			"model (the same on every run; %s is better).", title, row->cells[0].pct,
+			row->higher_better ? "higher" : "lower");
+		free(title);
+	} else if (row) {
 		char *title = row_title(row);
 
 		sb_addf(&s, " The strongest evidence: %s, %+.1f%% (95%% CI %+.1f%% to %+.1f%%, "
@@ -539,6 +550,19 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	}
 }
 
+/* The lines of @la that @lb lacks as -, then those of @lb that @la lacks as +. */
+static void config_diff(struct strbuf *b, const cJSON *la, const cJSON *lb)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, la)
+		if (cJSON_IsString(l) && !json_has_string(lb, l->valuestring))
+			sb_addf(b, "%13s-%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
+	cJSON_ArrayForEach(l, lb)
+		if (cJSON_IsString(l) && !json_has_string(la, l->valuestring))
+			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
+}
+
 static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	const cJSON *la = run_allocator_config(docs[0]);
@@ -553,18 +577,22 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 
 		field(b, r ? "new" : "base", v);
 		free(v);
+		cJSON_ArrayForEach(l, json_at(docs[r], "kernel.lacks"))
+			if (cJSON_IsString(l))
+				field(b, r ? "new lacks" : "base lacks", l->valuestring);
 	}
 	if (strcmp(sa, "?") && !strcmp(sa, sb))
 		field(b, "config", "the same but for the allocator lines:");
 	else
 		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
 		      "the allocator lines differ so:");
-	cJSON_ArrayForEach(l, la)
-		if (cJSON_IsString(l) && !json_has_string(lb, l->valuestring))
-			sb_addf(b, "%13s-%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
-	cJSON_ArrayForEach(l, lb)
-		if (cJSON_IsString(l) && !json_has_string(la, l->valuestring))
-			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
+	config_diff(b, la, lb);
+	la = json_at(docs[0], "kernel.common_config_lines");
+	lb = json_at(docs[1], "kernel.common_config_lines");
+	if (strcmp(sa, sb) && cJSON_IsArray(la) && cJSON_IsArray(lb)) {
+		field(b, "config", "and every other line that differs (set in one only, or set otherwise):");
+		config_diff(b, la, lb);
+	}
 }
 
 /* A value over boots and the spread within its boots, in 16 columns. */
@@ -828,6 +856,20 @@ static void run_options(struct strbuf *b, const struct run_id *run, const cJSON 
 }
 
 /*
+ * "FIRST REST" on one line when it fits, else REST on a continuation
+ * line (a user's variants have long names); @more: a backslash follows.
+ */
+static void cmd_words(struct strbuf *b, const char *first, const char *rest, bool more)
+{
+	const char *tail = more ? " \\" : "";
+
+	if (strlen(first) + 1 + strlen(rest) + strlen(tail) <= REPORT_WIDTH)
+		sb_addf(b, "%s %s%s\n", first, rest, tail);
+	else
+		sb_addf(b, "%s \\\n      %s%s\n", first, rest, tail);
+}
+
+/*
  * One run of both variants when their guests are alike, so that their
  * boots interleave as they did; else one run each.
  */
@@ -842,19 +884,31 @@ static void reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 	if (!strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant)) {
 		char *w = workload_arg(docs[0]);
 
-		sb_addf(b, "  slabbench run --alloc=%s,%s --workload=%s \\\n", c->runs[0].variant,
-			c->runs[1].variant, w);
+		char *run = xasprintf("  slabbench run --alloc=%s,%s", c->runs[0].variant,
+				      c->runs[1].variant);
+		char *wl = xasprintf("--workload=%s", w), *rep, *second;
+
+		cmd_words(b, run, wl, true);
 		sb_addf(b, "%s -o out\n", o[0].s);
-		sb_addf(b, "  slabbench report out/%s-*.json out/%s-*.json\n", c->runs[0].variant,
-			c->runs[1].variant);
+		rep = xasprintf("  slabbench report out/%s-*.json", c->runs[0].variant);
+		second = xasprintf("out/%s-*.json", c->runs[1].variant);
+		cmd_words(b, rep, second, false);
+		free(rep);
+		free(second);
+		free(run);
+		free(wl);
 		free(w);
 	} else {
 		for (int r = 0; r < 2; r++) {
 			char *w = workload_arg(docs[r]);
 
-			sb_addf(b, "  slabbench run --alloc=%s --workload=%s \\\n", c->runs[r].variant,
-				w);
+			char *run = xasprintf("  slabbench run --alloc=%s", c->runs[r].variant);
+			char *wl = xasprintf("--workload=%s", w);
+
+			cmd_words(b, run, wl, true);
 			sb_addf(b, "%s -o %s\n", o[r].s, out[r]);
+			free(run);
+			free(wl);
 			free(w);
 		}
 		sb_addf(b, "  slabbench report base.json new.json\n");

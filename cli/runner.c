@@ -210,6 +210,11 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 	free(alloc);
 	/* Equal for kernels that differ only in the allocator lines. */
 	cJSON_AddStringToObject(kernel, "common_config_sha256", g->common_sha256);
+	/* All of them, for a report to show how two kernels' configs differ. */
+	alloc = read_file(g->common_config, NULL);
+	cJSON_AddItemToObject(kernel, "common_config_lines", string_lines(alloc));
+	free(alloc);
+	cJSON_AddItemToObject(kernel, "lacks", string_lines(g->lacks));
 
 	cJSON_AddItemToObject(doc, "workload", cJSON_Duplicate(w->json, 1));
 	tests = cJSON_AddArrayToObject(doc, "tests");
@@ -252,13 +257,8 @@ static const char *preempt_model(const char *config)
 static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
 {
 	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
-	char *base = strcmp(g->tree, "debian") ?
-		     xasprintf("make tinyconfig + vm/config fragments (linux-source-%s)", g->tree) :
-		     xstrdup("Debian's packaged kernel config");
-
-	cJSON_AddStringToObject(kernel, "config_base", base);
+	cJSON_AddStringToObject(kernel, "config_base", g->config_base);
 	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
-	free(base);
 }
 
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
@@ -488,6 +488,9 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->w = w;
 	if (runner_guest_open(&v->rg, variant, vm))
 		return;
+	/* What the results will lack, said before the boots rather than found after. */
+	for (const char *l = v->rg.g.lacks; *l; l += strcspn(l, "\n") + 1)
+		fprintf(stderr, "slabbench: %s: %.*s\n", variant, (int)strcspn(l, "\n"), l);
 	plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
 	ret = runner_guest_stage(&v->rg, plan, needs_perf(profiled, w));
 	plan_free(plan);

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "noise", cmd_noise, "measure the A/A noise floor of one variant, which compare consults" },
 	{ "plot", cmd_plot, "gnuplot charts of results: sizes, memory overhead, hit rates, scaling" },
 	{ "report", cmd_report, "a regression report of two results files, for a mail to linux-mm" },
+	{ "bisect", cmd_bisect, "the first commit of a git tree at which a metric regressed" },
 	{ "selftest", cmd_selftest, "the module's self-test and unload test in each guest (KTAP)" },
 };
 

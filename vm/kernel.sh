@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest kernel recipe: Debian linux-source tarball + vm/patches + vm/config
-# fragments -> bzImage, built in a cache outside the repository.
+# fragments -> bzImage, built in a cache outside the repository. Users'
+# variants (docs/user-kernels.md) add their own trees, patch series and
+# configs, from a variants file outside the repository.
 #
 #   vm/kernel.sh build VARIANT [AGENT]
 #                                build the kernel and slabbench.ko if needed,
@@ -29,22 +31,95 @@ KERNEL_RECIPE=1
 
 die() { echo "vm/kernel.sh: $*" >&2; exit 1; }
 
-# Sets TREE and FRAGMENTS for variant $1 from vm/variants.
+# Run from git (git bisect run, a hook), git's own variables would point
+# every git command here at that repository instead of the one named.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
+	GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_NAMESPACE GIT_PREFIX
+
+# The user's variants, in the format of vm/variants (docs/user-kernels.md).
+USER_VARIANTS=${SLABBENCH_VARIANTS:-${XDG_CONFIG_HOME:-$HOME/.config}/slabbench/variants}
+
+# Sets TREE, FRAGMENTS and WHERE (file:line) for variant $1, then the
+# source's parts: KIND (deb, git or debian), DEB (the linux-source
+# version), SERIES (a user's patches on top), GITDIR and REV (empty: the
+# working tree with its uncommitted changes), USER_CONFIG (a config file
+# to start from instead of tinyconfig) and FRAGS (fragment files).
 variant_lookup() {
-	local name tree rest
-	while read -r name tree rest; do
-		case $name in ''|'#'*) continue ;; esac
-		if [ "$name" = "$1" ]; then
-			TREE=$tree
-			read -r -a FRAGMENTS <<<"$rest"
-			return 0
-		fi
-	done <"$VM_DIR/variants"
+	local name tree rest file n
+	for file in "$VM_DIR/variants" "$USER_VARIANTS"; do
+		[ -f "$file" ] || continue
+		n=0
+		while read -r name tree rest; do
+			n=$((n + 1))
+			case $name in ''|'#'*) continue ;; esac
+			if [ "$name" = "$1" ]; then
+				TREE=$tree
+				WHERE=$file:$n
+				read -r -a FRAGMENTS <<<"$rest"
+				variant_parse
+				return 0
+			fi
+		done <"$file"
+	done
 	die "unknown variant '$1' (known: $(variant_names | tr '\n' ' '))"
 }
 
+# ~/x is the user's x; anything else must be absolute, so that a variant
+# means the same from every directory.
+user_path() {
+	case $1 in
+	\~/*) echo "$HOME/${1:2}" ;;
+	/*) echo "$1" ;;
+	*) die "$WHERE: '$1' is not an absolute path" ;;
+	esac
+}
+
+variant_parse() {
+	local f
+	KIND='' DEB='' SERIES='' GITDIR='' REV='' USER_CONFIG=
+	FRAGS=()
+	[ -n "$TREE" ] || die "$WHERE: no tree"
+	case $TREE in
+	debian) KIND=debian ;;
+	[0-9]*.[0-9]*+*) KIND=deb DEB=${TREE%%+*} SERIES=$(user_path "${TREE#*+}")
+		[ -e "$SERIES" ] || die "$WHERE: patch series '$SERIES' does not exist" ;;
+	[0-9]*.[0-9]*) KIND=deb DEB=$TREE ;;
+	*/*) KIND=git GITDIR=$(user_path "${TREE%@*}")
+		case $TREE in *@*) REV=${TREE##*@} ;; esac
+		git -C "$GITDIR" rev-parse --git-dir >/dev/null 2>&1 ||
+			die "$WHERE: '$GITDIR' is not a git tree" ;;
+	*) die "$WHERE: tree '$TREE' is none of debian, VERSION, VERSION+SERIES, DIR, DIR@REV" ;;
+	esac
+	for f in "${FRAGMENTS[@]}"; do
+		case $f in
+		*/*) [ -z "$USER_CONFIG" ] || die "$WHERE: more than one config file"
+			[ "${#FRAGS[@]}" -eq 0 ] || die "$WHERE: the config file '$f' must come before the fragments"
+			USER_CONFIG=$(user_path "$f")
+			[ -f "$USER_CONFIG" ] || die "$WHERE: config file '$USER_CONFIG' does not exist" ;;
+		*) [ -f "$VM_DIR/config/$f.config" ] ||
+			die "$WHERE: no fragment '$f' (vm/config/$f.config)"
+			FRAGS+=("$VM_DIR/config/$f.config") ;;
+		esac
+	done
+	[ "$KIND" = debian ] || [ -n "$USER_CONFIG" ] || [ "${#FRAGS[@]}" -gt 0 ] ||
+		die "$WHERE: no config: name fragments, or a config file and an alloc-* fragment"
+}
+
 variant_names() {
-	awk '!/^#/ && NF { print $1 }' "$VM_DIR/variants"
+	local file
+	for file in "$VM_DIR/variants" "$USER_VARIANTS"; do
+		[ -f "$file" ] && awk '!/^#/ && NF { print $1 }' "$file"
+	done
+	return 0
+}
+
+# A user's variant may not take a built-in name: results would not say
+# which of the two they came from.
+check_user_variants() {
+	local dup
+	[ -f "$USER_VARIANTS" ] || return 0
+	dup=$(variant_names | sort | uniq -d | head -n 1)
+	[ -z "$dup" ] || die "$USER_VARIANTS: variant '$dup' is defined twice (or takes a built-in name)"
 }
 
 # Debian's linux-source-VERSION puts its tarball in /usr/src; the tests
@@ -55,9 +130,22 @@ source_tarball() {
 	echo "$tb"
 }
 
+# The user's series as files in order: a directory's *.patch and *.diff
+# (git format-patch), or an mbox split into its messages into $1.
+series_files() {
+	local into=$1
+	if [ -d "$SERIES" ]; then
+		find "$SERIES" -maxdepth 1 \( -name '*.patch' -o -name '*.diff' \) | sort
+	else
+		mkdir -p "$into"
+		git mailsplit -o"$into" "$SERIES" >/dev/null || die "$SERIES: not an mbox"
+		find "$into" -type f | sort
+	fi
+}
+
 # Hash of what determines the patched source tree.
 source_hash() {
-	local tb p
+	local tb p tmp
 	tb=$(source_tarball "$1")
 	{
 		echo "tree $1"
@@ -67,23 +155,45 @@ source_hash() {
 		for p in "$VM_DIR"/patches/"$1"/*.patch; do
 			[ -e "$p" ] && sed -n '/^diff /,$p' "$p"
 		done
+		if [ -n "$SERIES" ]; then
+			echo "series"
+			tmp=$(mktemp -d)
+			for p in $(series_files "$tmp"); do sed -n '/^diff /,$p' "$p"; done
+			rm -rf "$tmp"
+		fi
 	} | sha256sum | cut -c1-12
+}
+
+# The commit of a git variant, and its uncommitted changes when it names
+# no revision. GIT_OPTIONAL_LOCKS=0: reading the user's tree must not
+# refresh its index.
+git_commit() {
+	GIT_OPTIONAL_LOCKS=0 git -C "$GITDIR" rev-parse --verify -q "${REV:-HEAD}^{commit}" ||
+		die "$WHERE: $GITDIR has no revision '${REV:-HEAD}'"
+}
+
+git_dirty_diff() {
+	[ -n "$REV" ] || GIT_OPTIONAL_LOCKS=0 git -C "$GITDIR" diff --no-ext-diff --no-color \
+		--no-textconv --binary HEAD
 }
 
 # Hash of everything that goes into a variant's kernel.
 variant_hash() {
+	local commit
 	variant_lookup "$1"
 	# Here, not in the pipeline: a die there ends only its subshell, and
 	# the hash of what came before would pass for the variant's.
-	[ "$TREE" = debian ] || source_tarball "$TREE" >/dev/null
+	[ "$KIND" != deb ] || source_tarball "$DEB" >/dev/null
+	[ "$KIND" != git ] || commit=$(git_commit)
 	{
 		echo "variant $1"
-		if [ "$TREE" = debian ]; then
-			debian_abi
-		else
-			source_hash "$TREE"
-			for f in "${FRAGMENTS[@]}"; do cat "$VM_DIR/config/$f.config"; done
-		fi
+		case $KIND in
+		debian) debian_abi ;;
+		deb) source_hash "$DEB" ;;
+		git) echo "git $commit"; git_dirty_diff ;;
+		esac
+		[ -z "$USER_CONFIG" ] || { echo "config file"; cat "$USER_CONFIG"; }
+		for f in "${FRAGS[@]}"; do cat "$f"; done
 		echo "recipe $KERNEL_RECIPE"
 		gcc --version | head -n 1
 	} | sha256sum | cut -c1-12
@@ -112,7 +222,8 @@ gen_init_cpio_tool() {
 	echo "$tool"
 }
 
-# Extracts and patches the tree once per source hash; prints its path.
+# Extracts and patches the tree once per source hash (ours, then the
+# user's series); prints its path.
 prepare_source() {
 	local tree=$1 hash src tb tmp p
 	hash=$(source_hash "$tree")
@@ -133,12 +244,48 @@ prepare_source() {
 			patch -d "$tmp" -p1 -s -N --no-backup-if-mismatch <"$p" >/dev/null ||
 				die "patch $(basename "$p") does not apply to linux-source-$tree"
 		done
+		if [ -n "$SERIES" ]; then
+			for p in $(series_files "$tmp.series"); do
+				git -C "$tmp" apply "$p" 2>/dev/null ||
+					die "$WHERE: $(series_name "$p") does not apply to linux-source-$tree with slabbench's patches"
+			done
+			rm -rf "$tmp.series"
+		fi
 		touch "$tmp/.complete"
 		rm -rf "$src"
 		mv "$tmp" "$src"
 	fi
 	exec 8>&-
 	echo "$src"
+}
+
+# A patch of a series by its subject, else its file name.
+series_name() {
+	local subject
+	subject=$(sed -n 's/^Subject: *//p' "$1" | head -n 1)
+	echo "patch '${subject:-$(basename "$1")}'"
+}
+
+# A git variant's tree, checked out at its commit (with its uncommitted
+# changes) in a clone of the user's tree that shares its objects: the
+# user's checkout, index and refs are only read. One clone per user tree,
+# kept, so that the next revision changes only the files that differ and
+# make rebuilds only what depends on them. Prints the clone's path.
+git_checkout() {
+	local commit=$1 src=$2
+	if [ ! -d "$src/.git" ]; then
+		rm -rf "$src"
+		progress_note "cloning $GITDIR (sharing its objects) into $src"
+		GIT_OPTIONAL_LOCKS=0 git clone -q --shared --no-checkout "$GITDIR" "$src" ||
+			die "cannot clone $GITDIR"
+	fi
+	git -C "$src" -c advice.detachedHead=false checkout -q -f --detach "$commit" ||
+		die "$WHERE: cannot check out $commit"
+	git -C "$src" clean -q -f -d -x
+	if [ -z "$REV" ]; then
+		git_dirty_diff | git -C "$src" apply --allow-empty ||
+			die "$WHERE: the uncommitted changes of $GITDIR do not apply to $commit"
+	fi
 }
 
 progress_note() {
@@ -174,12 +321,15 @@ ALLOC_RE='^(# )?CONFIG_(SLAB|SLAB_DEPRECATED|SLUB|SLOB|SLUB_DEBUG|SLUB_DEBUG_ON|
 
 # slabbench.ko for the kernel in $1, in a directory named after the hash
 # of the module's sources; sets KMOD.
+kmod_hash() {
+	cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$REPO_DIR/include/uapi/linux/slabbench.h" |
+		sha256sum | cut -c1-12
+}
+
 build_module() {
-	local out=$1 khash dir cc=gcc kdir uapi=include/uapi/linux/slabbench.h
+	local out=$1 dir cc=gcc kdir uapi=include/uapi/linux/slabbench.h
 	kdir=$(cat "$out/slabbench.kdir" 2>/dev/null || echo "$out")
-	khash=$(cat "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$REPO_DIR/$uapi" |
-		sha256sum | cut -c1-12)
-	dir=$out/kmod-$khash
+	dir=$out/kmod-$(kmod_hash)
 	KMOD=$dir/slabbench.ko
 	[ -f "$dir/.complete" ] && return 0
 	rm -rf "$dir"
@@ -280,53 +430,170 @@ fetch_debian() {
 	done
 }
 
+# What the harness needs of a kernel built from a user's config (base
+# fragment sets them all): the console and the results port, the
+# initramfs, debugfs, the module and its probes, /proc/config.gz.
+HARNESS_NEEDS="PRINTK TTY SERIAL_8250_CONSOLE BLK_DEV_INITRD DEVTMPFS PROC_FS SYSFS DEBUG_FS
+	MODULES MODULE_UNLOAD KALLSYMS KPROBES PCI PCI_MSI VIRTIO_PCI VIRTIO_CONSOLE IKCONFIG_PROC"
+
+# Refuses an allocator that the tree does not have, by name, before
+# Kconfig drops the fragment's line; a tree before 6.5 calls SLAB
+# CONFIG_SLAB, which the fragment's line is translated to.
+# Sets FRAG_FILES.
+check_allocator() {
+	local src=$1 f kconfig=$1/mm/Kconfig out=$2
+	FRAG_FILES=()
+	for f in "${FRAGS[@]}"; do
+		if grep -qx 'CONFIG_SLAB_DEPRECATED=y' "$f"; then
+			if ! grep -q '^config SLAB_DEPRECATED$' "$kconfig"; then
+				grep -q '^config SLAB$' "$kconfig" ||
+					die "$WHERE: this tree has no SLAB (removed in 6.8): $(basename "$f" .config) does not apply"
+				sed 's/^CONFIG_SLAB_DEPRECATED=y$/CONFIG_SLAB=y/' "$f" >"$out/slabbench.$(basename "$f")"
+				f=$out/slabbench.$(basename "$f")
+			fi
+		fi
+		if grep -qx 'CONFIG_SLOB=y' "$f" && ! grep -q '^config SLOB$' "$kconfig"; then
+			die "$WHERE: this tree has no SLOB (removed in 6.4): $(basename "$f" .config) does not apply"
+		fi
+		FRAG_FILES+=("$f")
+	done
+}
+
+# .config in $2 for the source in $1: tinyconfig or the user's config,
+# the fragments merged over it, and every fragment line checked.
+configure_kernel() {
+	local src=$1 out=$2 f want missing=
+	check_allocator "$src" "$out"
+	if [ -n "$USER_CONFIG" ]; then
+		cp "$USER_CONFIG" "$out/.config"
+	else
+		make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >"$out/config.log" 2>&1 ||
+			die "tinyconfig failed (log: $out/config.log)"
+	fi
+	if [ "${#FRAG_FILES[@]}" -gt 0 ]; then
+		(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${FRAG_FILES[@]}") \
+			>>"$out/config.log" 2>&1 || die "merge_config failed (log: $out/config.log)"
+	fi
+	make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig >>"$out/config.log" 2>&1 ||
+		die "olddefconfig failed (log: $out/config.log)"
+	# A fragment line that Kconfig dropped means the variant is not
+	# what its name says; refuse to build it.
+	for f in "${FRAG_FILES[@]}"; do
+		while IFS= read -r want; do
+			case $want in
+			CONFIG_*=*) grep -qxF "$want" "$out/.config" ||
+				die "${f##*/}: '$want' did not survive olddefconfig" ;;
+			'# CONFIG_'*' is not set')
+				grep -q "^${want#\# }" "$out/.config" 2>/dev/null &&
+					die "${f##*/}: '$want' did not survive olddefconfig"
+				want=${want#\# }; want=${want% is not set}
+				grep -q "^$want=" "$out/.config" &&
+					die "${f##*/}: '# $want is not set' did not survive olddefconfig" ;;
+			esac
+		done <"$f"
+	done
+	if [ -n "$USER_CONFIG" ]; then
+		for f in $HARNESS_NEEDS; do
+			grep -qx "CONFIG_$f=y" "$out/.config" || missing="$missing CONFIG_$f"
+		done
+		[ -z "$missing" ] ||
+			die "$WHERE: the guest needs these built in (=y), which $USER_CONFIG lacks:$missing (or add the base fragment after it)"
+	fi
+}
+
+# What slabbench cannot measure on this tree, one line each.
+tree_lacks() {
+	local src=$1
+	grep -qs 'slab_census' "$src/mm/slab_common.c" ||
+		echo "no slab census (slabbench's mm patch): memory by location is absent"
+	grep -qs 'define SLAB_NO_MERGE' "$src/include/linux/slab.h" ||
+		echo "no SLAB_NO_MERGE (6.5+, or slabbench's 6.1 patch): private caches are kept apart by their usersize"
+	return 0
+}
+
+# Where the config came from, as results and reports name it.
+config_base() {
+	local from frags=() f commit
+	for f in "${FRAGMENTS[@]}"; do case $f in */*) ;; *) frags+=("$f") ;; esac; done
+	case $KIND in
+	debian) echo "Debian's packaged kernel config"; return ;;
+	deb) from="linux-source-$DEB${SERIES:+ + the series $SERIES}" ;;
+	git) commit=$(cat "$1/slabbench.commit")
+		from="git $GITDIR at ${commit:0:12}"
+		# A revision by name is worth naming; a commit id is said already.
+		case $commit in "$REV"*) ;; *) from="$from${REV:+ ($REV)}" ;; esac
+		[ -n "$REV" ] || from="$from + uncommitted changes" ;;
+	esac
+	if [ -n "$USER_CONFIG" ]; then
+		echo "$USER_CONFIG${frags[*]:+ + vm/config fragments ${frags[*]}} ($from)"
+	else
+		echo "make tinyconfig + vm/config fragments ($from)"
+	fi
+}
+
+# A git variant: the kernel and the module built in one kept build
+# directory per user tree and config (incremental), then copied out: the
+# next revision moves that directory on.
+build_git() {
+	local variant=$1 hash=$2 out=$3 commit base src build start fhash cc=gcc
+	commit=$(git_commit)
+	base=$CACHE/git/$(realpath "$GITDIR" | sha256sum | cut -c1-12)
+	fhash=$({ cat "${FRAGS[@]}" /dev/null; cat "${USER_CONFIG:-/dev/null}"; } | sha256sum | cut -c1-12)
+	src=$base/src build=$base/build-$fhash
+	mkdir -p "$build"
+	exec 7>"$base.lock"
+	flock 7
+	git_checkout "$commit" "$src"
+	progress_note "building the $variant kernel ($GITDIR at ${commit:0:12}, $hash)"
+	configure_kernel "$src" "$build"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	start=$SECONDS
+	# Paths relative to $base: every tree's objects are the same to ccache
+	# (another clone, the same commits: no compiling).
+	CCACHE_BASEDIR=$base run_make "building the $variant kernel" "$build/build.log" \
+		make -C "$src" O="$build" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
+	echo $((SECONDS - start)) >"$out/slabbench.build_seconds"
+	echo "$build" >"$out/slabbench.kdir"
+	build_module "$out"
+	cp "$build/arch/x86/boot/bzImage" "$out/bzImage"
+	echo "$out/bzImage" >"$out/slabbench.bzimage"
+	cp "$build/include/config/kernel.release" "$out/slabbench.release"
+	cp "$build/.config" "$out/.config"
+	echo "$commit" >"$out/slabbench.commit"
+	tree_lacks "$src" >"$out/slabbench.lacks"
+	split_config "$out/.config" "$out"
+	echo "$GITDIR@${commit:0:12}$([ -n "$REV" ] || echo +uncommitted)" >"$out/slabbench.tree"
+	echo "$src" >"$out/slabbench.source"
+	# The kernel directory no longer stands for this build: a later
+	# module is built after a new checkout.
+	rm -f "$out/slabbench.kdir"
+	exec 7>&-
+}
+
 build_variant() {
-	local variant=$1 hash out src f want
+	local variant=$1 hash out src abi
+	check_user_variants
 	hash=$(variant_hash "$variant")
 	variant_lookup "$variant"
 	out=$CACHE/kernels/$variant-$hash
-	if [ ! -f "$out/.complete" ] && [ "$TREE" = debian ]; then
-		mkdir -p "$out"
-		exec 9>"$out/.lock"
-		flock 9
-		if [ ! -f "$out/.complete" ]; then
-			fetch_debian "$out"
-			split_config "$out/.config" "$out"
-			echo "$TREE" >"$out/slabbench.tree"
-			touch "$out/.complete"
-		fi
-		exec 9>&-
+	mkdir -p "$out"
+	exec 9>"$out/.lock"
+	flock 9
+	if [ ! -f "$out/.complete" ] && [ "$KIND" = debian ]; then
+		fetch_debian "$out"
+		split_config "$out/.config" "$out"
+		abi=$(cat "$out/slabbench.release")
+		tree_lacks "/usr/src/linux-headers-${abi%-*}-common" >"$out/slabbench.lacks"
+		echo "$TREE" >"$out/slabbench.tree"
+		touch "$out/.complete"
+	elif [ "$KIND" = git ] && [ ! -f "$out/kmod-$(kmod_hash)/.complete" ]; then
+		build_git "$variant" "$hash" "$out"
+		touch "$out/.complete"
 	elif [ ! -f "$out/.complete" ]; then
-		src=$(prepare_source "$TREE")
-		mkdir -p "$out"
-		exec 9>"$out/.lock"
-		flock 9
+		src=$(prepare_source "$DEB")
 		if [ ! -f "$out/.complete" ]; then
 			progress_note "building the $variant kernel (linux-source-$TREE, $hash)"
-			make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >"$out/config.log" 2>&1 ||
-				die "tinyconfig failed (log: $out/config.log)"
-			local frags=()
-			for f in "${FRAGMENTS[@]}"; do frags+=("$VM_DIR/config/$f.config"); done
-			(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") \
-				>>"$out/config.log" 2>&1 || die "merge_config failed (log: $out/config.log)"
-			make -s -C "$src" O="$out" ARCH=x86_64 olddefconfig >>"$out/config.log" 2>&1 ||
-				die "olddefconfig failed (log: $out/config.log)"
-			# A fragment line that Kconfig dropped means the variant is not
-			# what its name says; refuse to build it.
-			for f in "${frags[@]}"; do
-				while IFS= read -r want; do
-					case $want in
-					CONFIG_*=*) grep -qxF "$want" "$out/.config" ||
-						die "${f##*/}: '$want' did not survive olddefconfig" ;;
-					'# CONFIG_'*' is not set')
-						grep -q "^${want#\# }" "$out/.config" 2>/dev/null &&
-							die "${f##*/}: '$want' did not survive olddefconfig"
-						want=${want#\# }; want=${want% is not set}
-						grep -q "^$want=" "$out/.config" &&
-							die "${f##*/}: '# $want is not set' did not survive olddefconfig" ;;
-					esac
-				done <"$f"
-			done
+			configure_kernel "$src" "$out"
 			local cc=gcc
 			command -v ccache >/dev/null && cc="ccache gcc"
 			local start=$SECONDS
@@ -334,16 +601,14 @@ build_variant() {
 				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
 			echo $((SECONDS - start)) >"$out/slabbench.build_seconds"
 			split_config "$out/.config" "$out"
+			tree_lacks "$src" >"$out/slabbench.lacks"
 			echo "$TREE" >"$out/slabbench.tree"
 			echo "$src" >"$out/slabbench.source"
 			touch "$out/.complete"
 		fi
-		exec 9>&-
 	fi
 	# Two runs of one variant at once (a test and a user) must not build
 	# its module or initramfs over each other.
-	exec 9>"$out/.lock"
-	flock 9
 	build_module "$out"
 	[ -z "${2:-}" ] || build_initramfs "$out" "$2"
 	exec 9>&-
@@ -362,6 +627,19 @@ build_variant() {
 	echo "common_sha256=$(sha256sum <"$out/slabbench.common.config" | cut -d' ' -f1)"
 	echo "build_seconds=$(cat "$out/slabbench.build_seconds" 2>/dev/null || echo -1)"
 	echo "cmdline=$(default_cmdline)"
+	echo "config_base=$(config_base "$out")"
+	lacks "$out" | sed 's/^/lacks=/'
+}
+
+# Kernels built before slabbench.lacks existed are asked their source.
+lacks() {
+	local out=$1 src
+	if [ -f "$out/slabbench.lacks" ]; then
+		cat "$out/slabbench.lacks"
+	else
+		src=$(cat "$out/slabbench.source")
+		tree_lacks "$src"
+	fi
 }
 
 # Kernel parameters a variant always boots with: those of its fragments'
@@ -378,24 +656,27 @@ default_cmdline() {
 }
 
 list_variants() {
-	local v hash state
+	local v hash state err
+	check_user_variants
+	err=$(mktemp)
 	printf '%-10s %-6s %-12s %s\n' VARIANT TREE HASH STATE
 	for v in $(variant_names); do
 		variant_lookup "$v"
-		if hash=$(variant_hash "$v" 2>/dev/null); then
+		if hash=$(variant_hash "$v" 2>"$err"); then
 			state="not built"
 			[ -f "$CACHE/kernels/$v-$hash/.complete" ] && state="built ($CACHE/kernels/$v-$hash)"
 		else
 			hash=-
-			state="linux-source-$TREE not installed"
+			state=$(sed 's/^vm\/kernel.sh: //' "$err")
 		fi
 		printf '%-10s %-6s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
 	done
+	rm -f "$err"
 }
 
 clean() {
 	if [ $# -eq 0 ]; then
-		rm -rf "$CACHE/kernels" "$CACHE/src"
+		rm -rf "$CACHE/kernels" "$CACHE/src" "$CACHE/git"
 	else
 		variant_lookup "$1"
 		rm -rf "$CACHE/kernels/$1-"*

@@ -133,7 +133,7 @@ static void test_subject(void)
 	      "subject: two boots a side compared");
 	text = report_text(&c, (const cJSON *const *)few, 2, NULL);
 	CHECK(strstr(text, "slub vs slab: no test, too few boots\n") &&
-	      says(text, "No change is marked: slub has 2 boots, slab 2: a test across boots needs 3"),
+	      says(text, "No time is tested: slub has 2 boots, slab 2: a test across boots needs 3"),
 	      "subject: fewer than 3 boots a side, no test, and the summary says why");
 	free(text);
 	compare_free(&c);
@@ -182,6 +182,60 @@ static char *census_report(const struct fixture *fs, int n, const char *phase)
 }
 
 /* Whether @text has @want once its lines are joined with blanks. */
+/* @doc's kernel with @lines as its config beside the allocator's, and what it lacks. */
+static void set_kernel(cJSON *doc, const char *sha, const char *const *lines, int n,
+		       const char *lacks)
+{
+	cJSON *k = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
+
+	cJSON_AddStringToObject(k, "common_config_sha256", sha);
+	cJSON_AddItemToObject(k, "common_config_lines", cJSON_CreateStringArray(lines, n));
+	if (lacks)
+		cJSON_AddItemToObject(k, "lacks", cJSON_CreateStringArray(&lacks, 1));
+}
+
+/*
+ * Two users' kernels whose configs differ beyond the allocator: the report
+ * lists every line that differs, each side's, and what a tree lacks.
+ */
+static void test_config_diff(void)
+{
+	static const char *const p[] = { "a.json", "b.json" };
+	static const char *const ca[] = { "CONFIG_A=y", "CONFIG_NR_CPUS=64", "CONFIG_SMP=y" };
+	static const char *const cb[] = { "CONFIG_A=y", "CONFIG_NR_CPUS=32", "CONFIG_SMP=y",
+					  "CONFIG_NUMA=y" };
+	const double a[] = { 100, 101, 99, 100, 100 };
+	cJSON *docs[] = { two_metrics("mine", a, a, 5), two_metrics("theirs", a, a, 5) };
+	struct comparison c;
+	char *text;
+
+	set_kernel(docs[0], "aaa", ca, 3, NULL);
+	set_kernel(docs[1], "bbb", cb, 4, "no slab census (slabbench's mm patch)");
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "config diff: the runs compare");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(strstr(text, "every other line that differs") &&
+	      strstr(text, "-CONFIG_NR_CPUS=64\n") && strstr(text, "+CONFIG_NR_CPUS=32\n") &&
+	      strstr(text, "+CONFIG_NUMA=y\n") && !strstr(text, "CONFIG_SMP=y") &&
+	      !strstr(text, "CONFIG_A=y"), "config diff: every differing line, no other");
+	CHECK(strstr(text, "new lacks") && strstr(text, "no slab census"),
+	      "config diff: what the new tree lacks is named");
+	free(text);
+	compare_free(&c);
+	set_kernel(docs[1], "aaa", ca, 3, NULL);
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(docs[1], "kernel"), "common_config_sha256",
+				  cJSON_CreateString("aaa"));
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "config diff: equal configs compare");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(!strstr(text, "every other line") && strstr(text, "the same but for the allocator"),
+	      "config diff: none listed when only the allocator differs");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 static bool says(const char *text, const char *want)
 {
 	char *flat = xstrdup(text ? text : "");
@@ -308,6 +362,7 @@ static void test_census_sets(void)
 int main(void)
 {
 	test_subject();
+	test_config_diff();
 	test_golden();
 	test_breakdown();
 	test_census_few_boots();

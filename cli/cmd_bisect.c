@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench bisect: the first commit of a user's tree at which a metric
+ * regressed. git bisect runs in a bare clone of its own that shares the
+ * tree's objects (the tree itself is only read), without a checkout:
+ * each step is a variant TREE@COMMIT (docs/user-kernels.md) built, booted
+ * and run as `slabbench run` does, then judged against the good
+ * revision's results as compare judges a change.
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "compare.h"
+#include "json.h"
+#include "noise.h"
+#include "options.h"
+#include "report.h"
+#include "runner.h"
+#include "strbuf.h"
+#include "util.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* git bisect run's verdicts. */
+enum { STEP_GOOD = 0, STEP_BAD = 1, STEP_SKIP = 125, STEP_ABORT = 128 };
+
+/* What every step needs, saved in DIR/bisect.json for the steps git runs. */
+struct bisect {
+	const char *dir, *tree, *good, *bad, *alloc_config, *workload, *metric;
+	double threshold;
+	long boots;
+	struct vm_opts vm;
+};
+
+/* git -C @dir ARGS..., its output without the last newline; NULL on failure. */
+static char *git(const char *dir, ...)
+{
+	char *argv[16] = { "git", "-C", (char *)dir }, *out;
+	int n = 3, ret;
+	va_list ap;
+
+	va_start(ap, dir);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	ret = run_capture(argv, &out, NULL);
+	if (ret) {
+		free(out);
+		return NULL;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+static char *repo_path(const struct bisect *b)
+{
+	return xasprintf("%s/repo.git", b->dir);
+}
+
+/* "bisect-<12 hex>": the step's variant, named by its commit. */
+static char *variant_name(const char *commit)
+{
+	return xasprintf("bisect-%.12s", commit);
+}
+
+static char *results_path(const struct bisect *b, const char *commit)
+{
+	return xasprintf("%s/%.12s.json", b->dir, commit);
+}
+
+static int save(const struct bisect *b)
+{
+	cJSON *j = cJSON_CreateObject();
+	char *path = xasprintf("%s/bisect.json", b->dir), *text;
+	int ret;
+
+	cJSON_AddStringToObject(j, "tree", b->tree);
+	cJSON_AddStringToObject(j, "good", b->good);
+	cJSON_AddStringToObject(j, "bad", b->bad);
+	cJSON_AddStringToObject(j, "alloc_config", b->alloc_config);
+	cJSON_AddStringToObject(j, "workload", b->workload);
+	cJSON_AddStringToObject(j, "metric", b->metric);
+	cJSON_AddNumberToObject(j, "threshold", b->threshold);
+	cJSON_AddNumberToObject(j, "boots", b->boots);
+	cJSON_AddStringToObject(j, "accel", b->vm.accel);
+	cJSON_AddNumberToObject(j, "cpus", b->vm.cpus_list.n ? b->vm.cpus_list.v[0] : 0);
+	cJSON_AddNumberToObject(j, "numa", b->vm.numa);
+	cJSON_AddNumberToObject(j, "mem", b->vm.mem);
+	cJSON_AddNumberToObject(j, "timeout", b->vm.timeout);
+	if (b->vm.cmdline)
+		cJSON_AddStringToObject(j, "cmdline", b->vm.cmdline);
+	if (b->vm.cost_geometry)
+		cJSON_AddStringToObject(j, "caches", b->vm.cost_geometry);
+	text = cJSON_Print(j);
+	ret = write_output(path, text);
+	free(text);
+	free(path);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* The options saved by save(); @j must outlive @b. */
+static int load(const char *dir, struct bisect *b, cJSON **j)
+{
+	char *path = xasprintf("%s/bisect.json", dir), *text = read_file(path, NULL);
+	long cpus;
+
+	*j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	memset(b, 0, sizeof(*b));
+	b->dir = dir;
+	b->tree = json_str_at(*j, "tree");
+	b->good = json_str_at(*j, "good");
+	b->bad = json_str_at(*j, "bad");
+	b->alloc_config = json_str_at(*j, "alloc_config");
+	b->workload = json_str_at(*j, "workload");
+	b->metric = json_str_at(*j, "metric");
+	b->threshold = json_num_at(*j, "threshold");
+	b->boots = (long)json_num_at(*j, "boots");
+	b->vm.accel = json_str_at(*j, "accel");
+	cpus = (long)json_num_at(*j, "cpus");
+	if (cpus > 0) {
+		b->vm.cpus_list.n = 1;
+		b->vm.cpus_list.v[0] = cpus;
+	}
+	b->vm.numa = (long)json_num_at(*j, "numa");
+	b->vm.mem = (long)json_num_at(*j, "mem");
+	b->vm.timeout = (long)json_num_at(*j, "timeout");
+	b->vm.cmdline = cJSON_GetStringValue(json_at(*j, "cmdline"));
+	b->vm.cost_geometry = cJSON_GetStringValue(json_at(*j, "caches"));
+	if (!*j || !strcmp(b->tree, "?") || !strcmp(b->metric, "?") || b->boots < 1) {
+		error("bisect: %s: not a bisection's options", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+/*
+ * Adds @commit's variant to the bisection's variants file, which the
+ * runs read as the user's (SLABBENCH_VARIANTS).
+ */
+static int add_variant(const struct bisect *b, const char *commit)
+{
+	char *path = xasprintf("%s/variants", b->dir), *name = variant_name(commit);
+	FILE *f = fopen(path, "a");
+	int ret = 0;
+
+	if (!f || fprintf(f, "%s %s@%s %s\n", name, b->tree, commit, b->alloc_config) < 0)
+		ret = error("bisect: %s: %s", path, strerror(errno));
+	if (f && fclose(f))
+		ret = error("bisect: %s: %s", path, strerror(errno));
+	setenv("SLABBENCH_VARIANTS", path, 1);
+	free(path);
+	free(name);
+	return ret;
+}
+
+/* Builds, boots and runs @commit; 0, or the runner's exit status. */
+static int run_commit(const struct bisect *b, const char *commit)
+{
+	char *name = variant_name(commit), *out = results_path(b, commit);
+	struct runner_opts o = {
+		.vm = b->vm, .allocs = name, .workload = b->workload, .output = out,
+		.boots = b->boots, .quiet = true,
+	};
+	int ret;
+
+	ret = add_variant(b, commit) ? 2 : runner_run(&o);
+	free(name);
+	free(out);
+	return ret;
+}
+
+struct verdict {
+	bool bad;
+	double good_value, value, pct;
+};
+
+/* Whether @test names @row's test: by name, or by its number in the workload from 1. */
+static bool names_test(const struct cmp_row *row, const char *test)
+{
+	long n;
+
+	if (!parse_long(test, 1, INT_MAX, &n))
+		return row->test == n - 1;
+	return !strcmp(row->test_name, test);
+}
+
+/*
+ * @commit's results against the good revision's, for the one row of
+ * TEST.METRIC: bad when it moved the wrong way by the threshold or more
+ * and compare calls that a change (exact counts: any change; times:
+ * significant across boots and beyond the noise floor).
+ */
+static int judge(const struct bisect *b, const char *commit, struct verdict *v)
+{
+	char *paths[2] = { results_path(b, b->good), results_path(b, commit) };
+	char *test = xstrdup(b->metric), *metric = strchr(test, '.');
+	char *noise_file = noise_path();
+	struct comparison c = { 0 };
+	const struct cmp_row *row = NULL;
+	cJSON **docs = NULL, *noise = NULL;
+	bool missing = false;
+	int ret = -1, rows = 0;
+
+	*metric++ = '\0';
+	docs = compare_load((const char *const *)paths, 2, false);
+	noise = noise_load(noise_file, &missing);
+	if (!docs || (!noise && !missing) ||
+	    compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
+			  noise, noise_file))
+		goto out;
+	for (int i = 0; i < c.nr_rows; i++)
+		if (names_test(&c.rows[i], test) && !strcmp(c.rows[i].metric, metric)) {
+			row = row ? row : &c.rows[i];
+			rows++;
+		}
+	if (rows != 1 || !row->cells[0].present || !row->cells[0].has_pct) {
+		error("bisect: %s: %s names %d rows with a change (it must name one: give the "
+		      "test's number in the workload, or a workload without a sweep)", paths[1],
+		      b->metric, rows);
+		goto out;
+	}
+	v->good_value = row->base_value;
+	v->value = row->cells[0].value;
+	v->pct = row->cells[0].pct;
+	v->bad = row->cells[0].significant && row->cells[0].worse &&
+		 fabs(v->pct) >= b->threshold;
+	ret = 0;
+out:
+	compare_free(&c);
+	compare_unload(docs, 2);
+	cJSON_Delete(noise);
+	free(noise_file);
+	free(test);
+	free(paths[0]);
+	free(paths[1]);
+	return ret;
+}
+
+/* Appends "COMMIT VERDICT VALUE PCT" to DIR/steps for the summary. */
+static void log_step(const struct bisect *b, const char *commit, const char *what,
+		     const struct verdict *v)
+{
+	char *path = xasprintf("%s/steps", b->dir);
+	FILE *f = fopen(path, "a");
+
+	if (f) {
+		fprintf(f, "%s %s %.17g %.17g\n", commit, what, v ? v->value : NAN,
+			v ? v->pct : NAN);
+		fclose(f);
+	}
+	free(path);
+}
+
+/* One step of git bisect run: the commit at BISECT_HEAD. */
+static int step(const char *dir)
+{
+	struct bisect b;
+	struct verdict v;
+	char *repo, *commit;
+	cJSON *j;
+	int ret;
+
+	if (load(dir, &b, &j))
+		return STEP_ABORT;
+	repo = repo_path(&b);
+	commit = git(repo, "rev-parse", "BISECT_HEAD", NULL);
+	if (!commit) {
+		error("bisect: %s: no BISECT_HEAD", repo);
+		ret = STEP_ABORT;
+	} else if (run_commit(&b, commit)) {
+		fprintf(stderr, "slabbench: bisect: skipping %.12s: it did not build, boot or "
+			"run its workload (see above)\n", commit);
+		log_step(&b, commit, "skip", NULL);
+		ret = STEP_SKIP;
+	} else if (judge(&b, commit, &v)) {
+		ret = STEP_ABORT;
+	} else {
+		fprintf(stderr, "slabbench: bisect: %.12s is %s: %s %.6g (%+.2f%%)\n", commit,
+			v.bad ? "bad" : "good", b.metric, v.value, v.pct);
+		log_step(&b, commit, v.bad ? "bad" : "good", &v);
+		ret = v.bad ? STEP_BAD : STEP_GOOD;
+	}
+	free(commit);
+	free(repo);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* "1234567890ab ("subject")" of @commit, for messages and the report. */
+static char *commit_title(const struct bisect *b, const char *commit)
+{
+	char *repo = repo_path(b);
+	char *t = git(repo, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", commit, NULL);
+
+	free(repo);
+	return t ? t : xasprintf("%.12s", commit);
+}
+
+/*
+ * "Subject: [slabbench] [mm/slub] 1234567890ab: fastpath.ns_per_op +5.0%
+ * regression", as the kernel test robot names a commit: the prefix of
+ * its subject, its id, then the verdict. The test's name gives way first,
+ * so that the verdict shows.
+ */
+static char *subject_line(const struct bisect *b, const char *commit, double pct)
+{
+	char *repo = repo_path(b), *subj = git(repo, "log", "-1", "--format=%s", commit, NULL);
+	char *colon = subj ? strstr(subj, ": ") : NULL, *line = NULL;
+	const char *names[] = { b->metric, strchr(b->metric, '.') + 1 };
+
+	/* Without the prefix, then the metric without its test, with the prefix if it fits. */
+	for (int i = 0; i < 4; i++) {
+		bool prefix = !(i & 1) && colon && colon - subj <= 24;
+
+		free(line);
+		line = xasprintf("Subject: [slabbench] %s%.*s%s%.12s: %s %+.1f%% regression",
+				 prefix ? "[" : "", prefix ? (int)(colon - subj) : 0,
+				 prefix ? subj : "", prefix ? "] " : "", commit, names[i / 2], pct);
+		if (strlen(line) <= REPORT_WIDTH)
+			break;
+	}
+	if (strlen(line) > REPORT_WIDTH)
+		strcpy(line + REPORT_WIDTH - 3, "...");
+	free(subj);
+	free(repo);
+	return line;
+}
+
+/*
+ * The report of the first bad commit against the good revision, under a
+ * subject that names the commit and a head that says how it was found,
+ * as the kernel test robot's reports do.
+ */
+static int write_report(const struct bisect *b, const char *first, const struct verdict *v,
+			const struct verdict *vbad, int tested, int skipped)
+{
+	char *paths[2] = { results_path(b, b->good), results_path(b, first) };
+	char *out = xasprintf("%s/report.txt", b->dir), *noise_file = noise_path();
+	char *title = commit_title(b, first), *text = NULL, *line;
+	struct comparison c = { 0 };
+	struct strbuf s = { 0 };
+	cJSON **docs, *noise;
+	bool missing = false;
+	int ret = -1;
+
+	docs = compare_load((const char *const *)paths, 2, false);
+	noise = noise_load(noise_file, &missing);
+	if (docs && (noise || missing) &&
+	    !compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
+			   noise, noise_file)) {
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+		line = subject_line(b, first, v->pct);
+		sb_addf(&s, "%s\n\nslabbench bisected a %+.1f%% change of %s\n(threshold %g%%) to\n\n",
+			line, v->pct, b->metric, b->threshold);
+		sb_addf(&s, "%.*s\n\nin the tree\n\n%.*s\n\n", REPORT_WIDTH, title, REPORT_WIDTH,
+			b->tree);
+		sb_addf(&s, "  %-11s %-14s %s\n", "", "commit", b->metric);
+		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "good", b->good, v->good_value);
+		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "bad", b->bad, vbad->value);
+		sb_addf(&s, "  %-11s %-14.12s %.6g\n\n", "first bad", first, v->value);
+		sb_addf(&s, "%d commits built and ran, %d were skipped (they did not build\n"
+			"or boot). Below: the first bad commit against the good one. The\n"
+			"variants it names are those of\n\n%.*s/variants\n\n"
+			"(SLABBENCH_VARIANTS=that file for the commands at its end).\n",
+			tested, skipped, REPORT_WIDTH - 9, b->dir);
+		free(line);
+		/* The report's own subject gives way to the commit's. */
+		sb_addf(&s, "%s", strchr(text, '\n') ? strchr(text, '\n') : "");
+		ret = write_output(out, s.s);
+		if (!ret)
+			printf("report: %s\n", out);
+	}
+	compare_free(&c);
+	compare_unload(docs, 2);
+	cJSON_Delete(noise);
+	free(noise_file);
+	free(text);
+	free(s.s);
+	free(title);
+	free(out);
+	free(paths[0]);
+	free(paths[1]);
+	return ret;
+}
+
+/* Counts DIR/steps' verdicts: commits that ran, and those skipped. */
+static void count_steps(const struct bisect *b, int *tested, int *skipped)
+{
+	char *path = xasprintf("%s/steps", b->dir), *text = read_file(path, NULL), *p;
+
+	*tested = *skipped = 0;
+	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		if (strstr(p, " skip ") && strstr(p, " skip ") < strchr(p, '\n'))
+			(*skipped)++;
+		else
+			(*tested)++;
+	}
+	free(text);
+	free(path);
+}
+
+/* The good and the bad revision, measured before git bisect starts. */
+static int measure_ends(const struct bisect *b, struct verdict *vbad)
+{
+	const char *ends[2] = { b->good, b->bad };
+
+	for (int i = 0; i < 2; i++) {
+		if (run_commit(b, ends[i]))
+			return error("bisect: the %s revision %.12s did not build, boot or run "
+				     "its workload", i ? "bad" : "good", ends[i]);
+	}
+	if (judge(b, b->bad, vbad))
+		return -1;
+	log_step(b, b->good, "good", NULL);
+	log_step(b, b->bad, vbad->bad ? "bad" : "good", vbad);
+	if (!vbad->bad)
+		return error("bisect: %s is no regression from good %.12s (%.6g) to bad %.12s "
+			     "(%.6g, %+.2f%%; threshold %g%%, and compare must call it a change): "
+			     "nothing to bisect", b->metric, b->good, vbad->good_value, b->bad,
+			     vbad->value, vbad->pct, b->threshold);
+	return 0;
+}
+
+/* git bisect run with this program's step; the first bad commit, or NULL. */
+static char *bisect_run(const struct bisect *b)
+{
+	char self[PATH_MAX], *repo = repo_path(b), *log = xasprintf("%s/bisect-run.log", b->dir);
+	char *step_arg = xasprintf("--step=%s", b->dir), *out = NULL, *first = NULL, *p;
+	char *argv[] = { "git", "-C", repo, "bisect", "run", self, "bisect", step_arg, NULL };
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *started;
+
+	if (n < 0) {
+		error("bisect: /proc/self/exe: %s", strerror(errno));
+		goto out;
+	}
+	self[n] = '\0';
+	/* Rebuilt while bisecting: the steps run the program now at that path. */
+	if (n > 10 && !strcmp(self + n - 10, " (deleted)"))
+		self[n - 10] = '\0';
+	started = git(repo, "bisect", "start", "--no-checkout", b->bad, b->good, NULL);
+	if (!started) {
+		error("bisect: git bisect start failed in %s", repo);
+		goto out;
+	}
+	free(started);
+	run_capture(argv, &out, NULL);
+	write_output(log, out ? out : "");
+	p = out ? strstr(out, " is the first bad commit") : NULL;
+	if (p) {
+		while (p > out && p[-1] != '\n')
+			p--;
+		first = strndup(p, strspn(p, "0123456789abcdef"));
+	} else {
+		error("bisect: git bisect run found no first bad commit (log: %s)", log);
+		fprintf(stderr, "%s", out ? out : "");
+	}
+	free(git(repo, "bisect", "reset", NULL));
+out:
+	free(out);
+	free(step_arg);
+	free(log);
+	free(repo);
+	return first;
+}
+
+static void print_figures(const struct bisect *b, const char *first, const struct verdict *vf,
+			  const struct verdict *vbad)
+{
+	const char *names[3] = { "good", "bad", "first bad" };
+	const char *commits[3] = { b->good, b->bad, first };
+	const struct verdict *v[3] = { NULL, vbad, vf };
+
+	printf("%s is the first bad commit\n", first);
+	for (int i = 0; i < 3; i++) {
+		char *t = commit_title(b, commits[i]);
+
+		if (v[i])
+			printf("  %-9s %s: %s %.6g (%+.2f%%)\n", names[i], t, b->metric, v[i]->value,
+			       v[i]->pct);
+		else
+			printf("  %-9s %s: %s %.6g\n", names[i], t, b->metric, vbad->good_value);
+		free(t);
+	}
+}
+
+/* A revision of @tree as its full commit id, or NULL after a message. */
+static char *resolve(const char *tree, const char *what, const char *rev)
+{
+	char *spec = xasprintf("%s^{commit}", rev);
+	char *c = git(tree, "rev-parse", "--verify", "-q", spec, NULL);
+
+	if (!c)
+		error("bisect: --%s: %s has no revision '%s'", what, tree, rev);
+	free(spec);
+	return c;
+}
+
+static int check_args(struct bisect *b, char **tree, char **good, char **bad)
+{
+	char *gitdir;
+	const char *dot = strchr(b->metric ? b->metric : "", '.');
+
+	if (!b->tree || !b->good || !b->bad || !b->metric || isnan(b->threshold))
+		return error("bisect: --tree, --good, --bad, --metric and --threshold are needed");
+	if (!dot || dot == b->metric || !dot[1])
+		return error("bisect: --metric: '%s' is not TEST.METRIC", b->metric);
+	if (strpbrk(b->alloc_config, "\n#") || !*b->alloc_config)
+		return error("bisect: --alloc-config: '%s' is not a list of fragments", b->alloc_config);
+	*tree = realpath(b->tree, NULL);
+	if (!*tree)
+		return error("bisect: --tree: %s: %s", b->tree, strerror(errno));
+	if (strpbrk(*tree, " \t\n"))
+		return error("bisect: --tree: %s: a path with blanks cannot be a variant's tree", *tree);
+	gitdir = git(*tree, "rev-parse", "--git-dir", NULL);
+	if (!gitdir)
+		return error("bisect: --tree: %s is not a git tree", *tree);
+	free(gitdir);
+	*good = resolve(*tree, "good", b->good);
+	*bad = *good ? resolve(*tree, "bad", b->bad) : NULL;
+	if (!*bad)
+		return -1;
+	if (!strcmp(*good, *bad))
+		return error("bisect: --good and --bad are the same commit %.12s", *good);
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	static const struct usage usage = {
+		.cmd = "bisect",
+		.about = "Finds the first commit of a git tree at which TEST.METRIC of a workload\n"
+			 "regressed by PCT percent or more. Each revision is a variant TREE@COMMIT\n"
+			 "with the --alloc-config fragments (docs/user-kernels.md), built in a kept\n"
+			 "build directory (only what changed is rebuilt), booted and run as 'run'\n"
+			 "does, and judged against the good revision as 'compare' judges a change:\n"
+			 "exact counts (--accel=cost) by any change, times across boots beyond the\n"
+			 "noise floor. git bisect runs in a bare clone in DIR that shares the\n"
+			 "tree's objects; the tree itself is only read. Revisions that do not build\n"
+			 "or boot are skipped (git bisect skip). Ends with the first bad commit,\n"
+			 "the figures of good, bad and first bad, and DIR/report.txt.\n",
+	};
+	struct bisect b = {
+		.alloc_config = "base alloc-slub", .workload = "quick", .threshold = NAN,
+		.vm = { .accel = "auto", .numa = 1 },
+	};
+	const char *step_dir = NULL, *output = NULL;
+	char *tree = NULL, *good = NULL, *bad = NULL, *dir = NULL, *absdir = NULL;
+	char *workload = NULL;
+	char *repo = NULL, *first = NULL, *cloned = NULL;
+	struct verdict vbad, vfirst;
+	int ret = 2, tested, skipped;
+	struct opt opts[] = {
+		OPT_STRING(0, "tree", &b.tree, "DIR", "the git tree (only read)"),
+		OPT_STRING(0, "good", &b.good, "REV", "a revision without the regression"),
+		OPT_STRING(0, "bad", &b.bad, "REV", "a revision with it"),
+		{ .type = OPT_T_STRING, .name = "alloc-config", .value = &b.alloc_config,
+		  .argh = "LIST", .help = "the variant's config: vm/config fragments, or a\n"
+					  "config file then fragments (as in a variants file)",
+		  .deftext = "\"base alloc-slub\"" },
+		OPT_STRING(0, "workload", &b.workload, "FILE",
+			   "a workload file, or a name in workloads/"),
+		OPT_STRING(0, "metric", &b.metric, "TEST.METRIC",
+			   "the metric that regressed, e.g.\nfastpath.instructions_per_op; TEST is a "
+			   "test's\nname or its number in the workload (1.ns_per_op)"),
+		OPT_DOUBLE("threshold", &b.threshold, "PCT", 0, 1000, true,
+			   "the smallest change in percent that is a regression"),
+		OPT_VM(&b.vm, 1),
+		{ .type = OPT_T_LONG, .name = "boots", .value = &b.boots, .argh = "N", .min = 1,
+		  .max = 100, .help = "boots per revision",
+		  .deftext = "1 with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
+		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &output,
+		  .argh = "DIR", .help = "results, logs and the report",
+		  .deftext = "results/bisect-GOOD-BAD" },
+		OPT_STRING(0, "step", &step_dir, "DIR", "(run by git bisect run) one step"),
+		OPT_END(),
+	};
+
+	if (options_parse(&usage, opts, argc, argv) < 0)
+		return 2;
+	if (step_dir)
+		return step(step_dir);
+	/* Reading the user's tree must not refresh its index. */
+	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
+	if (check_args(&b, &tree, &good, &bad))
+		goto out;
+	if (!b.boots)
+		b.boots = strcmp(b.vm.accel, "cost") ? RUN_BOOTS : 1;
+	if (strcmp(b.vm.accel, "cost") && b.boots < CMP_MIN_BOOTS) {
+		error("bisect: --boots=%ld: a time is judged across %d boots or more (or use "
+		      "--accel=cost)", b.boots, CMP_MIN_BOOTS);
+		goto out;
+	}
+	workload = workload_resolve(b.workload);
+	b.workload = workload;
+	dir = output ? xstrdup(output) : xasprintf("results/bisect-%.12s-%.12s", good, bad);
+	if (mkdir_p(dir))
+		goto out;
+	absdir = realpath(dir, NULL);
+	b.dir = absdir;
+	repo = repo_path(&b);
+	if (!access(repo, F_OK)) {
+		error("bisect: %s holds a bisection already: give another -o", b.dir);
+		goto out;
+	}
+	cloned = git(b.dir, "clone", "-q", "--bare", "--shared", tree, repo, NULL);
+	if (!cloned) {
+		error("bisect: cannot clone %s into %s", tree, repo);
+		goto out;
+	}
+	b.tree = tree;
+	b.good = good;
+	b.bad = bad;
+	ret = 1;
+	if (save(&b) || measure_ends(&b, &vbad))
+		goto out;
+	first = bisect_run(&b);
+	if (!first || judge(&b, first, &vfirst))
+		goto out;
+	count_steps(&b, &tested, &skipped);
+	print_figures(&b, first, &vfirst, &vbad);
+	printf("  %d commits built and ran, %d skipped\n", tested, skipped);
+	ret = write_report(&b, first, &vfirst, &vbad, tested, skipped) ? 1 : 0;
+out:
+	free(first);
+	free(cloned);
+	free(repo);
+	free(absdir);
+	free(dir);
+	free(workload);
+	free(tree);
+	free(good);
+	free(bad);
+	return ret;
+}
