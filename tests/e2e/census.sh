@@ -140,3 +140,5 @@ run_workload debian quick "$TMP/debian.json"
 check "debian: a kernel without the census runs to the end" jqt "$TMP/debian.json" '.status == "complete"'
 check "debian: its census is null, before and after" \
 	jqt "$TMP/debian.json" '.boots[0].snapshots | [.before, .after] | all(has("census") and .census == null)'
+check "debian: the results say what its tree lacks (the census, SLAB_NO_MERGE)" \
+	jqt "$TMP/debian.json" '.kernel.lacks | any(test("no slab census")) and any(test("no SLAB_NO_MERGE"))'
