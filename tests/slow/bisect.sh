@@ -89,5 +89,7 @@ check "series: its patch costs instructions (slub $(insns "$TMP/slub.cost.json")
 	awk -v a="$(insns "$TMP/slub.cost.json")" -v b="$(insns "$TMP/series.cost.json")" \
 	'BEGIN { exit !(a > 0 && b > a * 1.1) }'
 "$SB" report "$TMP/at-rev.json" "$TMP/series.json" >"$TMP/report.txt" 2>&1
+# The report wraps at 72 columns: read it as one line.
+tr -s ' \n' '  ' <"$TMP/report.txt" >"$TMP/report.flat"
 check "report of two user variants names both trees" \
-	bash -c "grep -q 'tree $L@' '$TMP/report.txt' && grep -q 'tree 6.1+$TMP/series' '$TMP/report.txt'"
+	bash -c "grep -q 'tree $L@' '$TMP/report.flat' && grep -q 'tree 6.1+$TMP/series' '$TMP/report.flat'"
