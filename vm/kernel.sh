@@ -662,7 +662,10 @@ list_variants() {
 	printf '%-10s %-6s %-12s %s\n' VARIANT TREE HASH STATE
 	for v in $(variant_names); do
 		variant_lookup "$v"
-		if hash=$(variant_hash "$v" 2>"$err"); then
+		if [ "$KIND" = deb ] && ! (source_tarball "$DEB") >/dev/null 2>&1; then
+			hash=-
+			state="linux-source-$DEB not installed"
+		elif hash=$(variant_hash "$v" 2>"$err"); then
 			state="not built"
 			[ -f "$CACHE/kernels/$v-$hash/.complete" ] && state="built ($CACHE/kernels/$v-$hash)"
 		else
