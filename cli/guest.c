@@ -19,44 +19,24 @@
 #include <string.h>
 #include <unistd.h>
 
-char *user_variants_path(void)
-{
-	const char *env = getenv("SLABBENCH_VARIANTS"), *config = getenv("XDG_CONFIG_HOME");
-
-	if (env && *env)
-		return xstrdup(env);
-	if (config && *config)
-		return xasprintf("%s/slabbench/variants", config);
-	return xasprintf("%s/.config/slabbench/variants", getenv("HOME") ? getenv("HOME") : "");
-}
-
-/* Adds the names in variants file @path to @known; whether @variant is one. */
-static bool names_in(const char *path, const char *variant, struct strbuf *known)
-{
-	char *text = read_file(path, NULL), *line, *save = NULL, name[64];
-	bool found = false;
-
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || sscanf(line, "%63s", name) != 1)
-			continue;
-		found |= !strcmp(name, variant);
-		sb_addf(known, "%s%s", known->len ? ", " : "", name);
-	}
-	free(text);
-	return found;
-}
-
+/* The variants' names come from vm/kernel.sh, which reads both files. */
 bool variant_known(const char *variant, char **known)
 {
-	char *builtin = xasprintf("%s/vm/variants", slabbench_home());
-	char *user = user_variants_path();
+	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
+	char *argv[] = { "bash", script, "names", NULL };
+	char *out = NULL, *name, *save = NULL;
 	struct strbuf b = { 0 };
-	bool found = names_in(builtin, variant, &b);
+	bool found = false;
 
-	found |= names_in(user, variant, &b);
-	free(builtin);
-	free(user);
+	if (run_capture(argv, &out, NULL))
+		sb_addf(&b, "none: vm/kernel.sh names failed");
+	for (name = out ? strtok_r(out, "\n", &save) : NULL; name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		found |= !strcmp(name, variant);
+		sb_addf(&b, "%s%s", b.len ? ", " : "", name);
+	}
+	free(out);
+	free(script);
 	*known = b.s ? b.s : xstrdup("");
 	return found;
 }
@@ -76,33 +56,35 @@ int variants_check(const char *cmd, char *const *names, int n)
 	return 0;
 }
 
-static char *kv_get(const char *text, const char *key)
+/* The value of the first "KEY=" line at or after @p, or NULL; *next is after it. */
+static const char *kv_find(const char *p, const char *key, const char **next)
 {
 	size_t klen = strlen(key);
-	const char *p = text;
 
-	while (p && *p) {
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			const char *v = p + klen + 1;
-
-			return strndup(v, strcspn(v, "\n"));
+			*next = p + klen + 1 + strcspn(p + klen + 1, "\n");
+			return p + klen + 1;
 		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
 	}
 	return NULL;
+}
+
+static char *kv_get(const char *text, const char *key)
+{
+	const char *next, *v = kv_find(text, key, &next);
+
+	return v ? strndup(v, next - v) : NULL;
 }
 
 /* Every value of @key, a line each ("" when none). */
 static char *kv_all(const char *text, const char *key)
 {
 	struct strbuf b = { 0 };
-	size_t klen = strlen(key);
+	const char *v, *next = text;
 
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == '=')
-			sb_addf(&b, "%.*s\n", (int)strcspn(p + klen + 1, "\n"), p + klen + 1);
+	while ((v = kv_find(next, key, &next)))
+		sb_addf(&b, "%.*s\n", (int)(next - v), v);
 	return b.s ? b.s : xstrdup("");
 }
 

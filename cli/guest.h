@@ -29,8 +29,6 @@ struct guest {
 	char *lacks;		/* what cannot be measured on its tree, a line each; maybe "" */
 };
 
-/* The user's variants file (docs/user-kernels.md), whether or not it exists. */
-char *user_variants_path(void);
 /* Whether vm/variants or the user's file names @variant; lists the known ones otherwise. */
 bool variant_known(const char *variant, char **known);
 /* 0 when a variants file names every one of @names, else -1 and a message. */

@@ -12,6 +12,7 @@
 #                                base initramfs; prints key=value lines
 #   vm/kernel.sh hash VARIANT    the inputs hash of VARIANT
 #   vm/kernel.sh list            every variant with its cache state
+#   vm/kernel.sh names           every variant's name, built-in and the user's
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
 # A build directory is named after the hash of everything that goes into it
@@ -691,6 +692,7 @@ build) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh build VARIANT [AGENT]"
 	build_variant "$2" "${3:-}" ;;
 hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;
+names) check_user_variants; variant_names ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | clean [VARIANT]" ;;
 esac
