@@ -268,13 +268,9 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 			   x->s.mean > row->base.mean;
 	}
 	x->beyond_floor = isnan(row->floor) || !x->has_pct || fabs(x->pct) > row->floor;
-	/*
-	 * The cost model's instruction counts repeat exactly: a change is a
-	 * change. Its loads, stores and misses can differ by a few between
-	 * runs (docs/cost-model.md): shown, never a verdict. Neither is tested.
-	 */
-	x->exact = !strcmp(row->unit, "insns/op");
-	if (cost_unit(row->unit))
+	/* The cost model's counts repeat exactly: a change is a change, untested. */
+	x->exact = cost_unit(row->unit);
+	if (x->exact)
 		x->tested = false;
 }
 

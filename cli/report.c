@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "report.h"
+#include "cost.h"
 #include "json.h"
 #include "slabmem.h"
 #include "strbuf.h"
@@ -61,14 +62,10 @@ static bool shown_unit(const struct cmp_row *row)
 	return row->kind != KIND_CYCLES;
 }
 
-/*
- * The cost model's counts that are the same on every run: instructions,
- * locked and irq-flag instructions. Loads and stores can differ by a few
- * accesses between runs (docs/cost-model.md), the misses with them.
- */
+/* The cost model's exact counts (not its simulated misses). */
 static bool exact_unit(const struct cmp_row *row)
 {
-	return !strcmp(row->unit, "insns/op");
+	return cost_unit(row->unit) && strcmp(row->unit, "misses/op") != 0;
 }
 
 /*
@@ -525,11 +522,10 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		/* The new guest's only when it differs from the base's. */
 		if (!geometry || (r && cJSON_IsString(g0) && !strcmp(geometry, g0->valuestring)))
 			continue;
-		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, locked "
-			      "and irq-flag instructions per op are exact counts, the same "
-			      "on every run; loads and stores per op are counted but can "
-			      "differ by a few accesses between runs; cache misses per op "
-			      "are a model's (LRU caches %s, no prefetchers), not measured.",
+		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, loads, "
+			      "stores, locked and irq-flag instructions per op are exact "
+			      "counts, the same on every run; cache misses per op are a "
+			      "model's (LRU caches %s, no prefetchers), not measured.",
 			      r ? "new guest: " : "", geometry);
 		field(b, "cost model", v);
 		free(v);

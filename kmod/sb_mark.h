@@ -7,11 +7,15 @@
  * its END, per vCPU.
  *
  * A marker is the 7-byte NOP "nopl disp32(%rax)", 0f 1f 80 XX 00 5b 5b
- * (disp32 = 0x5b5b00XX): XX = 0x01 START, 0x02 END, 0x10 an id bit of 0,
- * 0x11 an id bit of 1. Before each START come exactly 32 bit markers,
+ * (disp32 = 0x5b5b00XX): XX = 0x01 START, 0x02 END, 0x03 IDT, 0x10 a bit
+ * of 0, 0x11 a bit of 1. Before each START come exactly 32 bit markers,
  * most significant bit first: the window's 32-bit id, which the results
  * carry beside the samples so that the host joins the plugin's counts to
- * them. A nopl with a memory operand does not access memory.
+ * them. Before that, 64 bits and IDT give the IDT's address: only
+ * interrupt and exception delivery reads the IDT, and QEMU 7.2 reports
+ * delivery's accesses to the plugin now and then as an instruction's,
+ * which the plugin discards from the IDT read on. A nopl with a memory
+ * operand does not access memory.
  *
  * Elsewhere than x86 the helpers compile to nothing: there is no plugin
  * for other guests.
@@ -22,17 +26,29 @@
 #include <linux/types.h>
 
 #ifdef CONFIG_X86
-/* The "memory" clobbers keep the timed code between START and END. */
-static __always_inline void sb_mark_start(u32 id)
+#include <asm/desc.h>
+
+static __always_inline void sb_mark_bits(u64 bits, int n)
 {
 	int i;
 
-	for (i = 31; i >= 0; i--) {
-		if (id & (1U << i))
+	for (i = n - 1; i >= 0; i--) {
+		if (bits & (1ULL << i))
 			asm volatile(".byte 0x0f,0x1f,0x80,0x11,0x00,0x5b,0x5b" ::: "memory");
 		else
 			asm volatile(".byte 0x0f,0x1f,0x80,0x10,0x00,0x5b,0x5b" ::: "memory");
 	}
+}
+
+/* The "memory" clobbers keep the timed code between START and END. */
+static __always_inline void sb_mark_start(u32 id)
+{
+	struct desc_ptr idt;
+
+	store_idt(&idt);
+	sb_mark_bits(idt.address, 64);
+	asm volatile(".byte 0x0f,0x1f,0x80,0x03,0x00,0x5b,0x5b" ::: "memory");
+	sb_mark_bits(id, 32);
 	asm volatile(".byte 0x0f,0x1f,0x80,0x01,0x00,0x5b,0x5b" ::: "memory");
 }
 

@@ -10,6 +10,7 @@ enum marker insn_marker(const uint8_t *b, size_t n)
 	switch (b[3]) {
 	case MARK_START:
 	case MARK_END:
+	case MARK_IDT:
 	case MARK_BIT0:
 	case MARK_BIT1:
 		return (enum marker)b[3];

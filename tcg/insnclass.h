@@ -19,6 +19,7 @@ enum marker {
 	MARK_NONE = 0,
 	MARK_START = 0x01,
 	MARK_END = 0x02,
+	MARK_IDT = 0x03,
 	MARK_BIT0 = 0x10,
 	MARK_BIT1 = 0x11,
 };

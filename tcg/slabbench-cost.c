@@ -13,6 +13,21 @@
  * Instructions are counted by a callback on each instruction rather than
  * by adding a block's length when the block starts: a block that a fault
  * leaves early would otherwise count instructions that never ran.
+ *
+ * Loads and stores are the accesses of instructions, never those of
+ * interrupt or exception delivery (the IDT gate and GDT entry it reads,
+ * the frame it pushes). QEMU 7.2 reports delivery's accesses only now and
+ * then: through the memory callbacks of the last instruction that ended
+ * its block with a helper call (ret, an indirect jump), which it leaves
+ * armed (QEMU issue 1381, fixed in 8.0), and not when a block without
+ * helpers ran since. Which one that is depends on how the code happened
+ * to be cut into blocks, not on the guest: two runs counted 5 loads and
+ * 5 stores apart. So an access counts only if it comes from the
+ * instruction the vCPU began last (by address: an instruction that QEMU
+ * runs again alone, after a device access under icount, makes no second
+ * instruction callback), and none counts from a read of the IDT, which
+ * only delivery does, until the next instruction begins. The guest's
+ * module names the IDT with a marker (tcg/insnclass.h).
  */
 #include "qemu-plugin-api.h"
 #include "cachesim.h"
@@ -56,8 +71,9 @@ struct counts {
 struct vcpu {
 	_Alignas(64) int open;
 	uint32_t window;
-	uint32_t id;	/* the bit markers seen since the last START or END */
+	uint64_t bits;	/* the bit markers seen since the last START, END or IDT */
 	uint32_t nbits;
+	int delivering;	/* the IDT was read since the last instruction began */
 	struct counts c;
 	struct cache *priv[2];	/* L1d, L2 */
 	/*
@@ -66,7 +82,11 @@ struct vcpu {
 	 */
 	uint64_t last_line;
 	uint64_t bad_markers;
+	uint64_t insn;	/* the address of the instruction begun last; 0: a marker */
 };
+
+/* 256 gates of 16 bytes: x86-64's whole IDT. */
+#define IDT_BYTES 4096
 
 static struct vcpu *vcpus;
 static int n_vcpus;
@@ -77,6 +97,7 @@ static int sim_always;
 static FILE *out;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_buf;
+static uint64_t idt_base;	/* from the guest's IDT marker; 0: none seen */
 
 static void close_window(unsigned int index, struct vcpu *v)
 {
@@ -96,15 +117,17 @@ static void on_marker(unsigned int index, void *udata)
 	struct vcpu *v = &vcpus[index];
 	enum marker m = (enum marker)(uintptr_t)udata;
 
+	v->insn = 0;
+	v->delivering = 0;
 	switch (m) {
 	case MARK_BIT0:
 	case MARK_BIT1:
 		/* Inside a window a bit marker is just another instruction. */
 		if (v->open)
 			v->c.insns++;
-		v->id = v->id << 1 | (m == MARK_BIT1);
-		if (v->nbits <= 32)
-			v->nbits++;	/* 33 stands for "too many" */
+		v->bits = v->bits << 1 | (m == MARK_BIT1);
+		if (v->nbits <= 64)
+			v->nbits++;	/* 65 stands for "too many" */
 		return;
 	case MARK_START:
 		if (v->open || v->nbits != 32) {
@@ -112,9 +135,18 @@ static void on_marker(unsigned int index, void *udata)
 			v->open = 0;
 		} else {
 			memset(&v->c, 0, sizeof(v->c));
-			v->window = v->id;
+			v->window = (uint32_t)v->bits;
 			v->open = 1;
 		}
+		break;
+	case MARK_IDT:
+		/* One IDT for all vCPUs, as in Linux; a window ignores it. */
+		if (v->nbits == 64)
+			__atomic_store_n(&idt_base, v->bits, __ATOMIC_RELAXED);
+		else
+			v->bad_markers++;
+		if (v->open)
+			v->c.insns++;
 		break;
 	case MARK_END:
 		if (v->open)
@@ -128,11 +160,17 @@ static void on_marker(unsigned int index, void *udata)
 	v->nbits = 0;
 }
 
+/*
+ * udata: the instruction's address shifted left by 2, and its INSN_*
+ * flags. The 2 bits lost are copies of bit 61 in a canonical address.
+ */
 static void on_insn(unsigned int index, void *udata)
 {
 	struct vcpu *v = &vcpus[index];
-	unsigned flags = (unsigned)(uintptr_t)udata;
+	unsigned flags = (unsigned)(uintptr_t)udata & (INSN_LOCKED | INSN_IRQFLAG);
 
+	v->insn = (uintptr_t)udata >> 2;
+	v->delivering = 0;
 	if (!v->open)
 		return;
 	v->c.insns++;
@@ -172,17 +210,22 @@ static enum qemu_plugin_mem_rw meminfo_rw(qemu_plugin_meminfo_t info)
 }
 
 /*
- * Only RAM is cached: an access to a device (MMIO) is counted as a load
- * or store but never reaches the cache model.
+ * udata: the address of the instruction the callback was registered for,
+ * as on_insn() keeps it; any other than the running one's is a stale
+ * callback, and a read of the IDT begins a delivery (see the top). Only
+ * RAM is cached: an access to a device (MMIO) is counted as a load or
+ * store but never reaches the cache model.
  */
 static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct vcpu *v = &vcpus[index];
 	struct qemu_plugin_hwaddr *hw;
 	uint64_t size, pa, first, last, end_page;
+	uint64_t idt = __atomic_load_n(&idt_base, __ATOMIC_RELAXED);
 
-	(void)udata;
-	if (!v->open && !sim_always)
+	if (idt && vaddr - idt < IDT_BYTES)
+		v->delivering = 1;
+	if (v->delivering || (uintptr_t)udata != v->insn || (!v->open && !sim_always))
 		return;
 	if (v->open) {
 		enum qemu_plugin_mem_rw rw = meminfo_rw(info);
@@ -225,6 +268,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const uint8_t *b = qemu_plugin_insn_data(insn);
 		size_t len = qemu_plugin_insn_size(insn);
 		enum marker m = insn_marker(b, len);
+		uintptr_t pc = (uintptr_t)qemu_plugin_insn_vaddr(insn) & (UINTPTR_MAX >> 2);
 
 		if (m != MARK_NONE) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
@@ -232,9 +276,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS,
-						       (void *)(uintptr_t)insn_class(b, len));
+						       (void *)(pc << 2 | insn_class(b, len)));
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, NULL);
+						 QEMU_PLUGIN_MEM_RW, (void *)pc);
 	}
 }
 
