@@ -67,7 +67,8 @@ struct vm_config {
 	/*
 	 * TCG on one host thread. QEMU 7.2's multi-threaded TCG can go on
 	 * running translated code of a kprobe after it was removed (about one
-	 * hitrate run in 40 hangs): for guests that time nothing.
+	 * hitrate run in 40 hangs or dies on an int3): for guests that time
+	 * nothing, and for those that run hitrate.
 	 */
 	bool single_thread;
 };
