@@ -11,11 +11,12 @@
  * of 0, 0x11 a bit of 1. Before each START come exactly 32 bit markers,
  * most significant bit first: the window's 32-bit id, which the results
  * carry beside the samples so that the host joins the plugin's counts to
- * them. Before that, 64 bits and IDT give the IDT's address: only
- * interrupt and exception delivery reads the IDT, and QEMU 7.2 reports
- * delivery's accesses to the plugin now and then as an instruction's,
- * which the plugin discards from the IDT read on. A nopl with a memory
- * operand does not access memory.
+ * them. 64 bits and IDT give the IDT's address, once per sample when
+ * its timer is reset, outside the timed code: only interrupt and
+ * exception delivery reads the IDT, and QEMU 7.2 reports delivery's
+ * accesses to the plugin now and then as an instruction's, which the
+ * plugin discards from the IDT read on. A nopl with a memory operand
+ * does not access memory.
  *
  * Elsewhere than x86 the helpers compile to nothing: there is no plugin
  * for other guests.
@@ -40,14 +41,18 @@ static __always_inline void sb_mark_bits(u64 bits, int n)
 	}
 }
 
-/* The "memory" clobbers keep the timed code between START and END. */
-static __always_inline void sb_mark_start(u32 id)
+static inline void sb_mark_idt(void)
 {
 	struct desc_ptr idt;
 
 	store_idt(&idt);
 	sb_mark_bits(idt.address, 64);
 	asm volatile(".byte 0x0f,0x1f,0x80,0x03,0x00,0x5b,0x5b" ::: "memory");
+}
+
+/* The "memory" clobbers keep the timed code between START and END. */
+static __always_inline void sb_mark_start(u32 id)
+{
 	sb_mark_bits(id, 32);
 	asm volatile(".byte 0x0f,0x1f,0x80,0x01,0x00,0x5b,0x5b" ::: "memory");
 }
@@ -57,6 +62,10 @@ static __always_inline void sb_mark_end(void)
 	asm volatile(".byte 0x0f,0x1f,0x80,0x02,0x00,0x5b,0x5b" ::: "memory");
 }
 #else
+static inline void sb_mark_idt(void)
+{
+}
+
 static __always_inline void sb_mark_start(u32 id)
 {
 }

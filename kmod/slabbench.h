@@ -209,6 +209,7 @@ static inline void sb_timer_reset(struct sb_timer *t)
 	t->cycles = 0;
 	t->window = sb_window_next();
 	t->irqs = 0;
+	sb_mark_idt();
 }
 
 static __always_inline u64 sb_cycles(void)
