@@ -4,12 +4,16 @@
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep), A/A on
 #                  default, user trees and bisect (tests/slow)
-#   make demo     install what is missing, build the SLAB and SLUB guests,
-#                 run the whole catalogue on both, print the report of SLUB
-#                 against SLAB and draw the charts
-#   make deps     install every Debian package slabbench and its tests need
+#   make demo     build the SLAB and SLUB guests, run the whole catalogue on
+#                 both, print the report of SLUB against SLAB and draw the
+#                 charts
 #   make check    checkpatch, sparse and shellcheck (scripts/check.sh)
 #   make bench    the harness's own speed: boot-to-ready and build times
+#   make deps     install every Debian package slabbench and its tests need
+#
+# Each of test, test-slow, demo, check and bench first installs the Debian
+# packages it needs and lacks (scripts/install-deps.sh: one line saying
+# which, nothing when all are there), so a fresh clone needs no other step.
 
 VERSION := 0.1
 CC ?= cc
@@ -83,10 +87,14 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makef
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS) -lz
 
-test: all $(UNIT_TESTS)
+# The packages come before anything is compiled: the program links cJSON
+# and GSL.
+test: deps
+	$(MAKE) all $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)
 
-test-slow: all
+test-slow: deps
+	$(MAKE) all
 	SLABBENCH_TESTS=slow tests/run.sh
 
 deps:
@@ -99,10 +107,11 @@ demo:
 	$(MAKE) all
 	scripts/demo.sh
 
-check:
+check: deps
 	scripts/check.sh
 
-bench: all
+bench: deps
+	$(MAKE) all
 	$(BUILD)/slabbench bench
 
 clean:

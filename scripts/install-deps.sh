@@ -8,7 +8,16 @@
 #   scripts/install-deps.sh demo   what make demo needs (SLAB and SLUB on
 #                                  6.1, report, charts): a first run
 #                                  downloads a third as much
+#   scripts/install-deps.sh --list [demo|all]
+#                                  the packages, one a line, installed or not
+#                                  (tests/e2e/deps.sh checks the list)
 set -euo pipefail
+
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 
 PACKAGES=(
 	# building guest kernels from Debian's source package
@@ -29,13 +38,19 @@ all)
 		linux-headers-amd64
 		# perf goes into the guests for hackbench and --profile
 		linux-perf
+		# user trees, bisect and their tests
+		git
 		# the unit tests read the charts' PNGs
 		zlib1g-dev
 		# make check, besides checkpatch from linux-source-6.1
 		sparse shellcheck
 	) ;;
-*) echo "usage: scripts/install-deps.sh [demo|all]" >&2; exit 2 ;;
+*) echo "usage: scripts/install-deps.sh [--list] [demo|all]" >&2; exit 2 ;;
 esac
+if [ -n "$list" ]; then
+	printf '%s\n' "${PACKAGES[@]}"
+	exit 0
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -13,6 +13,8 @@
 #   vm/kernel.sh hash VARIANT    the inputs hash of VARIANT
 #   vm/kernel.sh list            every variant with its cache state
 #   vm/kernel.sh names           every variant's name, built-in and the user's
+#   vm/kernel.sh packages VARIANT
+#                                the Debian packages its build reads
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
 # A build directory is named after the hash of everything that goes into it
@@ -112,6 +114,16 @@ variant_names() {
 		[ -f "$file" ] && awk '!/^#/ && NF { print $1 }' "$file"
 	done
 	return 0
+}
+
+# What scripts/install-deps.sh must install for a variant to build
+# (tests/e2e/deps.sh holds the list to it); a user's git tree needs none.
+variant_packages() {
+	variant_lookup "$1"
+	case $KIND in
+	deb) echo "linux-source-$DEB" ;;
+	debian) echo linux-headers-amd64 ;;
+	esac
 }
 
 # A user's variant may not take a built-in name: results would not say
@@ -693,6 +705,7 @@ build) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh build VARIANT [AGENT]"
 hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;
 names) check_user_variants; variant_names ;;
+packages) [ $# -eq 2 ] || die "usage: kernel.sh packages VARIANT"; variant_packages "$2" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | clean [VARIANT]" ;;
 esac
