@@ -34,6 +34,8 @@ all)
 	PACKAGES+=(
 		# the slub-6.12 variant
 		linux-source-6.12
+		# the distro variants start from Debian's own configs
+		linux-config-6.1 linux-config-6.12
 		# the debian variant: the module is built against Debian's headers
 		linux-headers-amd64
 		# perf goes into the guests for hackbench and --profile

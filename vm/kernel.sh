@@ -15,6 +15,11 @@
 #   vm/kernel.sh names           every variant's name, built-in and the user's
 #   vm/kernel.sh packages VARIANT
 #                                the Debian packages its build reads
+#   vm/kernel.sh config VARIANT DIR
+#                                only the .config, written into DIR
+#   vm/kernel.sh diff VARIANT DIR
+#                                how DIR/.config (a distro variant's) differs
+#                                from Debian's own config, line by line
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
 # A build directory is named after the hash of everything that goes into it
@@ -39,6 +44,11 @@ die() { echo "vm/kernel.sh: $*" >&2; exit 1; }
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY \
 	GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_NAMESPACE GIT_PREFIX
 
+# The modules Debian's packaged kernel loads in our guest (the debian
+# variant, in the order it loads them), in lsmod's format: what a distro
+# variant builds in while every other module of Debian's goes.
+GUEST_LSMOD=$VM_DIR/config/guest.lsmod
+
 # The user's variants, in the format of vm/variants (docs/user-kernels.md).
 USER_VARIANTS=${SLABBENCH_VARIANTS:-${XDG_CONFIG_HOME:-$HOME/.config}/slabbench/variants}
 
@@ -46,7 +56,9 @@ USER_VARIANTS=${SLABBENCH_VARIANTS:-${XDG_CONFIG_HOME:-$HOME/.config}/slabbench/
 # source's parts: KIND (deb, git or debian), DEB (the linux-source
 # version), SERIES (a user's patches on top), GITDIR and REV (empty: the
 # working tree with its uncommitted changes), USER_CONFIG (a config file
-# to start from instead of tinyconfig) and FRAGS (fragment files).
+# to start from instead of tinyconfig), DISTRO (the Debian flavour whose
+# config USER_CONFIG is, from linux-config-VERSION) and FRAGS (fragment
+# files).
 variant_lookup() {
 	local name tree rest file n
 	for file in "$VM_DIR/variants" "$USER_VARIANTS"; do
@@ -79,7 +91,7 @@ user_path() {
 
 variant_parse() {
 	local f
-	KIND='' DEB='' SERIES='' GITDIR='' REV='' USER_CONFIG=
+	KIND='' DEB='' SERIES='' GITDIR='' REV='' USER_CONFIG='' DISTRO=
 	FRAGS=()
 	[ -n "$TREE" ] || die "$WHERE: no tree"
 	case $TREE in
@@ -95,6 +107,14 @@ variant_parse() {
 	esac
 	for f in "${FRAGMENTS[@]}"; do
 		case $f in
+		debian:*) if [ -n "$USER_CONFIG" ] || [ "${#FRAGS[@]}" -gt 0 ]; then
+				die "$WHERE: Debian's config '$f' must come first"
+			fi
+			[ "$KIND" = deb ] || die "$WHERE: Debian's config needs a Debian source tree"
+			DISTRO=${f#debian:}
+			USER_CONFIG=/usr/src/linux-config-$DEB/config.amd64_none_$DISTRO.xz
+			[ -f "$USER_CONFIG" ] ||
+				die "$USER_CONFIG is missing: install it with 'apt-get install linux-config-$DEB' (flavours: amd64, cloud-amd64)" ;;
 		*/*) [ -z "$USER_CONFIG" ] || die "$WHERE: more than one config file"
 			[ "${#FRAGS[@]}" -eq 0 ] || die "$WHERE: the config file '$f' must come before the fragments"
 			USER_CONFIG=$(user_path "$f")
@@ -121,7 +141,8 @@ variant_names() {
 variant_packages() {
 	variant_lookup "$1"
 	case $KIND in
-	deb) echo "linux-source-$DEB" ;;
+	deb) echo "linux-source-$DEB"
+		[ -z "$DISTRO" ] || echo "linux-config-$DEB" ;;
 	debian) echo linux-headers-amd64 ;;
 	esac
 }
@@ -206,6 +227,7 @@ variant_hash() {
 		git) echo "git $commit"; git_dirty_diff ;;
 		esac
 		[ -z "$USER_CONFIG" ] || { echo "config file"; cat "$USER_CONFIG"; }
+		[ -z "$DISTRO" ] || { echo "guest modules"; cat "$GUEST_LSMOD"; }
 		for f in "${FRAGS[@]}"; do cat "$f"; done
 		echo "recipe $KERNEL_RECIPE"
 		gcc --version | head -n 1
@@ -436,8 +458,7 @@ fetch_debian() {
 	cp "$out/image/boot/config-$abi" "$out/.config"
 	: >"$out/slabbench.preload"
 	# In dependency order: the image package has no modules.dep.
-	for mod in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev \
-		virtio_pci virtio_console; do
+	sed 1d "$GUEST_LSMOD" | while read -r mod; do
 		find "$out/image/lib/modules/$abi/kernel/drivers" -name "$mod.ko" |
 			head -n 1 >>"$out/slabbench.preload"
 	done
@@ -477,7 +498,14 @@ check_allocator() {
 configure_kernel() {
 	local src=$1 out=$2 f want missing=
 	check_allocator "$src" "$out"
-	if [ -n "$USER_CONFIG" ]; then
+	if [ -n "$DISTRO" ]; then
+		xzcat "$USER_CONFIG" >"$out/.config"
+		# Every module Debian builds becomes not built, bar those its
+		# packaged kernel loads in this guest, which become built in; a
+		# symbol new to Debian's config (our patches') takes its default.
+		make -s -C "$src" O="$out" ARCH=x86_64 LSMOD="$GUEST_LSMOD" localyesconfig \
+			</dev/null >"$out/config.log" 2>&1 || die "localyesconfig failed (log: $out/config.log)"
+	elif [ -n "$USER_CONFIG" ]; then
 		cp "$USER_CONFIG" "$out/.config"
 	else
 		make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >"$out/config.log" 2>&1 ||
@@ -514,6 +542,58 @@ configure_kernel() {
 	fi
 }
 
+# A distro variant's .config against Debian's own, one line per symbol
+# that differs: CLASS SYMBOL debian=VALUE ours=VALUE ("n": not set or
+# absent). Every class but "unexplained" is a difference the recipe makes
+# on purpose or one that follows from it:
+#   allocator    the allocator's lines, as between the small variants
+#   guest        a line of the variant's fragments: what the harness needs
+#   module-in    was a module, now built in: the guest's (guest.lsmod) and
+#                what Kconfig builds in with them
+#   module-off   a module the guest never loads, not built
+#   follows      absent from our .config: its dependencies are off (an
+#                option of a module not built, or a symbol only such
+#                modules select); no line of ours chose it
+#   toolchain    what Kconfig reads from the build host's compiler
+#   default      Kconfig's default, for a symbol Debian's file leaves out
+#                (its packaging sets signing keys and salts elsewhere)
+# Fails when any line is unexplained.
+config_diff() {
+	local out=$1 f frag_syms
+	[ -n "$DISTRO" ] || die "$WHERE: not built from Debian's config"
+	frag_syms=$(for f in "${FRAGS[@]}"; do
+		sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$f"; done | sort -u)
+	join -t= -a1 -a2 -e n -o 0,1.2,2.2 \
+		<(xzcat "$USER_CONFIG" | config_values) <(config_values <"$out/.config") |
+		awk -F= -v frag="$frag_syms" -v alloc="$ALLOC_RE" -v cfg="$out/.config" -v deb="$USER_CONFIG" '
+		BEGIN { n = split(frag, f, "\n"); for (i = 1; i <= n; i++) isfrag[f[i]] = 1
+			while ((getline line < cfg) > 0)
+				if (match(line, /CONFIG_[A-Za-z0-9_]+/))
+					present[substr(line, RSTART, RLENGTH)] = 1
+			while ((("xzcat " deb) | getline line) > 0)
+				if (match(line, /CONFIG_[A-Za-z0-9_]+/))
+					indeb[substr(line, RSTART, RLENGTH)] = 1 }
+		$2 == $3 { next }
+		{ c = "unexplained"
+		  if (("CONFIG_" substr($1, 8) "=") ~ alloc) c = "allocator"
+		  else if ($1 in isfrag) c = "guest"
+		  else if ($2 == "m" && $3 == "y") c = "module-in"
+		  else if ($2 == "m" && $3 == "n") c = "module-off"
+		  else if ($1 ~ /^CONFIG_(CC|GCC|AS|LD|PAHOLE|RUSTC|CLANG)_/) c = "toolchain"
+		  else if (!($1 in indeb)) c = "default"
+		  else if (!($1 in present)) c = "follows"
+		  printf "%-11s %s debian=%s ours=%s\n", c, $1, $2, $3
+		  if (c == "unexplained") bad = 1 }
+		END { exit bad }'
+}
+
+# NAME=VALUE for every symbol a .config on stdin mentions, "is not set" as
+# n, sorted for join.
+config_values() {
+	sed -nE '/^CONFIG_/p; s/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1=n/p' |
+		sed 's/=""$/=n/' | sort -t= -k1,1
+}
+
 # What slabbench cannot measure on this tree, one line each.
 tree_lacks() {
 	local src=$1
@@ -537,7 +617,9 @@ config_base() {
 		case $commit in "$REV"*) ;; *) from="$from${REV:+ ($REV)}" ;; esac
 		[ -n "$REV" ] || from="$from + uncommitted changes" ;;
 	esac
-	if [ -n "$USER_CONFIG" ]; then
+	if [ -n "$DISTRO" ]; then
+		echo "Debian's $DISTRO config (linux-config-$DEB $(dpkg-query -W -f='${Version}' "linux-config-$DEB" 2>/dev/null)), modules reduced to the guest's, + vm/config fragments ${frags[*]} ($from)"
+	elif [ -n "$USER_CONFIG" ]; then
 		echo "$USER_CONFIG${frags[*]:+ + vm/config fragments ${frags[*]}} ($from)"
 	else
 		echo "make tinyconfig + vm/config fragments ($from)"
@@ -672,7 +754,7 @@ list_variants() {
 	local v hash state err
 	check_user_variants
 	err=$(mktemp)
-	printf '%-10s %-6s %-12s %s\n' VARIANT TREE HASH STATE
+	printf '%-17s %-6s %-12s %s\n' VARIANT TREE HASH STATE
 	for v in $(variant_names); do
 		variant_lookup "$v"
 		if [ "$KIND" = deb ] && ! (source_tarball "$DEB") >/dev/null 2>&1; then
@@ -685,7 +767,7 @@ list_variants() {
 			hash=-
 			state=$(sed 's/^vm\/kernel.sh: //' "$err")
 		fi
-		printf '%-10s %-6s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
+		printf '%-17s %-6s %-12s %s\n' "$v" "$TREE" "$hash" "$state"
 	done
 	rm -f "$err"
 }
@@ -706,6 +788,14 @@ hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;
 names) check_user_variants; variant_names ;;
 packages) [ $# -eq 2 ] || die "usage: kernel.sh packages VARIANT"; variant_packages "$2" ;;
+config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
+	variant_lookup "$2"
+	[ "$KIND" = deb ] || die "$WHERE: config is for variants of a Debian source tree"
+	mkdir -p "$3"
+	configure_kernel "$(prepare_source "$DEB")" "$3"
+	split_config "$3/.config" "$3" ;;
+diff) [ $# -eq 3 ] || die "usage: kernel.sh diff VARIANT DIR"
+	variant_lookup "$2"; config_diff "$3" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT DIR | clean [VARIANT]" ;;
 esac
