@@ -118,6 +118,7 @@ int guest_prepare(const char *variant, struct guest *g)
 	g->cmdline = kv_get(out, "cmdline");
 	g->module = kv_get(out, "module");
 	g->config_base = kv_get(out, "config_base");
+	g->config_family = kv_get(out, "config_family");
 	g->lacks = kv_all(out, "lacks");
 	{
 		char *secs = kv_get(out, "build_seconds");
@@ -129,7 +130,7 @@ int guest_prepare(const char *variant, struct guest *g)
 	if (!g->tree || !g->hash || !g->bzimage || !g->initramfs ||
 	    !g->gen_init_cpio || !g->release || !g->alloc_config ||
 	    !g->common_config || !g->common_sha256 || !g->cmdline || !g->module ||
-	    !g->config_base) {
+	    !g->config_base || !g->config_family) {
 		guest_free(g);
 		return error("%s guest: vm/kernel.sh did not report every path", variant);
 	}
@@ -152,6 +153,7 @@ void guest_free(struct guest *g)
 	free(g->cmdline);
 	free(g->module);
 	free(g->config_base);
+	free(g->config_family);
 	free(g->lacks);
 	memset(g, 0, sizeof(*g));
 }

@@ -26,6 +26,7 @@ struct guest {
 	char *cmdline;		/* parameters it always boots with, maybe "" */
 	char *module;		/* slabbench.ko built for it */
 	char *config_base;	/* where its config came from, for reports */
+	char *config_family;	/* small, distro, debian or user */
 	char *lacks;		/* what cannot be measured on its tree, a line each; maybe "" */
 };
 

@@ -463,6 +463,32 @@ static void field(struct strbuf *b, const char *name, const char *value)
 	free(w.s);
 }
 
+/*
+ * The options that change an alloc+free's cost or what the caches hold
+ * (runner.c's list), per side, or once when both sides agree: a small
+ * kernel has none of a distribution's hardening, and a reader must see it.
+ */
+static void slab_options(struct strbuf *b, const cJSON *const *docs)
+{
+	struct strbuf line[2] = { { 0 }, { 0 } };
+	const cJSON *o;
+
+	for (int r = 0; r < 2; r++) {
+		cJSON_ArrayForEach(o, json_at(docs[r], "kernel.slab_options"))
+			if (cJSON_IsString(o))
+				sb_addf(&line[r], "%s%s=%s", line[r].len ? " " : "", o->string,
+					o->valuestring);
+	}
+	if (line[0].len && line[1].len && !strcmp(line[0].s, line[1].s))
+		field(b, "options", line[0].s);
+	else
+		for (int r = 0; r < 2; r++)
+			if (line[r].len)
+				field(b, r ? "new option" : "options", line[r].s);
+	free(line[0].s);
+	free(line[1].s);
+}
+
 /* "tcg" -> what a reader must know of the clock behind the times. */
 static const char *clock_kind(const struct run_id *run)
 {
@@ -504,8 +530,10 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	for (int r = 0; r < 2; r++) {
 		const char *base = json_str_at(docs[r], "kernel.config_base");
 		const char *preempt = json_str_at(docs[r], "kernel.preempt");
+		const char *family = json_str_at(docs[r], "kernel.config_family");
 
 		v = !strcmp(base, "?") ? xstrdup("not recorded in these results") :
+		    strcmp(family, "?") ? xasprintf("%s config: %s, %s", family, base, preempt) :
 		    xasprintf("%s, %s", base, preempt);
 		if (r == 0 || strcmp(v, "not recorded in these results"))
 			field(b, r ? "new config" : "config", v);
@@ -514,6 +542,7 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		    !strcmp(preempt, json_str_at(docs[1], "kernel.preempt")))
 			break;
 	}
+	slab_options(b, docs);
 	for (int r = 0; r < 2; r++) {
 		const cJSON *g = json_at(docs[r], "vm.cost_model.geometry");
 		const cJSON *g0 = json_at(docs[0], "vm.cost_model.geometry");

@@ -266,12 +266,51 @@ static const char *preempt_model(const char *config)
 	return "?";
 }
 
-/* Where the kernel's config came from, and its preemption model. */
+/*
+ * The value @config gives CONFIG_@name: its text after '=', or "n" when
+ * the line says it is not set or there is none.
+ */
+static char *config_value(const char *config, const char *name)
+{
+	char *key = xasprintf("\nCONFIG_%s=", name);
+	const char *p = config ? strstr(config, key) : NULL;
+	char *v;
+
+	if (p) {
+		p += strlen(key);
+		v = xasprintf("%.*s", (int)strcspn(p, "\n"), p);
+	} else {
+		v = xstrdup("n");
+	}
+	free(key);
+	return v;
+}
+
+/*
+ * Where the kernel's config came from, its family and preemption model,
+ * and the options that change what an alloc+free costs or what the
+ * caches hold: a reader compares these first between a small and a
+ * distro kernel.
+ */
 static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
 {
-	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
+	static const char *const slab_options[] = {
+		"MEMCG", "MEMCG_KMEM", "SLAB_FREELIST_RANDOM", "SLAB_FREELIST_HARDENED",
+		"INIT_ON_ALLOC_DEFAULT_ON", "INIT_ON_FREE_DEFAULT_ON", "SHUFFLE_PAGE_ALLOCATOR",
+		"HARDENED_USERCOPY", "SLUB_CPU_PARTIAL", "KFENCE", "NUMA", "NR_CPUS", "HZ",
+	};
+	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel"), *opts;
+
 	cJSON_AddStringToObject(kernel, "config_base", g->config_base);
+	cJSON_AddStringToObject(kernel, "config_family", g->config_family);
 	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
+	opts = cJSON_AddObjectToObject(kernel, "slab_options");
+	for (size_t i = 0; i < ARRAY_SIZE(slab_options); i++) {
+		char *v = config_value(build_config, slab_options[i]);
+
+		cJSON_AddStringToObject(opts, slab_options[i], v);
+		free(v);
+	}
 }
 
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */

@@ -626,6 +626,17 @@ config_base() {
 	fi
 }
 
+# Which kind of config a result's kernel has, as reports name it: small
+# (tinyconfig and our fragments), distro (Debian's config, modules
+# reduced), debian (Debian's packaged kernel) or user (a user's config).
+config_family() {
+	if [ "$KIND" = debian ]; then echo debian
+	elif [ -n "$DISTRO" ]; then echo distro
+	elif [ -n "$USER_CONFIG" ]; then echo user
+	else echo small
+	fi
+}
+
 # A git variant: the kernel and the module built in one kept build
 # directory per user tree and config (incremental), then copied out: the
 # next revision moves that directory on.
@@ -723,6 +734,7 @@ build_variant() {
 	echo "build_seconds=$(cat "$out/slabbench.build_seconds" 2>/dev/null || echo -1)"
 	echo "cmdline=$(default_cmdline)"
 	echo "config_base=$(config_base "$out")"
+	echo "config_family=$(config_family)"
 	lacks "$out" | sed 's/^/lacks=/'
 }
 

@@ -236,6 +236,44 @@ static void test_config_diff(void)
 	cJSON_Delete(docs[1]);
 }
 
+/* A small kernel against a distro one: the family and the slab options of each side. */
+static void test_config_family(void)
+{
+	static const char *const p[] = { "small.json", "distro.json" };
+	static const char *const ca[] = { "CONFIG_A=y" };
+	const double a[] = { 100, 101, 99, 100, 100 };
+	cJSON *docs[] = { two_metrics("slub", a, a, 5), two_metrics("slub-distro", a, a, 5) };
+	struct comparison c;
+	char *text;
+
+	for (int r = 0; r < 2; r++) {
+		cJSON *k, *o;
+
+		set_kernel(docs[r], r ? "bbb" : "aaa", ca, 1, NULL);
+		k = cJSON_GetObjectItem(docs[r], "kernel");
+		cJSON_AddStringToObject(k, "config_base", r ? "Debian's cloud-amd64 config" :
+				       "make tinyconfig + vm/config fragments");
+		cJSON_AddStringToObject(k, "config_family", r ? "distro" : "small");
+		cJSON_AddStringToObject(k, "preempt", r ? "PREEMPT_VOLUNTARY" : "PREEMPT_NONE");
+		o = cJSON_AddObjectToObject(k, "slab_options");
+		cJSON_AddStringToObject(o, "MEMCG", r ? "y" : "n");
+		cJSON_AddStringToObject(o, "INIT_ON_ALLOC_DEFAULT_ON", r ? "y" : "n");
+	}
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "config family: the runs compare");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "config small config: make tinyconfig") &&
+	      says(text, "new config distro config: Debian's cloud-amd64 config, PREEMPT_VOLUNTARY"),
+	      "config family: each side's family is named");
+	CHECK(says(text, "options MEMCG=n INIT_ON_ALLOC_DEFAULT_ON=n") &&
+	      says(text, "new option MEMCG=y INIT_ON_ALLOC_DEFAULT_ON=y"),
+	      "config family: each side's slab options are listed");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 static bool says(const char *text, const char *want)
 {
 	char *flat = xstrdup(text ? text : "");
@@ -363,6 +401,7 @@ int main(void)
 {
 	test_subject();
 	test_config_diff();
+	test_config_family();
 	test_golden();
 	test_breakdown();
 	test_census_few_boots();
