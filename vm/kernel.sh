@@ -149,9 +149,14 @@ variant_packages() {
 
 # A user's variant may not take a built-in name: results would not say
 # which of the two they came from.
+# A name becomes a directory of the cache and a results file's name: one
+# safe alphabet, checked where the name enters.
 check_user_variants() {
-	local dup
+	local dup bad
 	[ -f "$USER_VARIANTS" ] || return 0
+	bad=$(awk '!/^#/ && NF && $1 !~ /^[A-Za-z0-9][A-Za-z0-9._+-]*$/ { print NR ": " $1; exit }' "$USER_VARIANTS")
+	[ -z "$bad" ] ||
+		die "$USER_VARIANTS:${bad%%:*}: variant name '${bad#*: }' is not letters, digits and . _ + - (starting with a letter or digit)"
 	dup=$(variant_names | sort | uniq -d | head -n 1)
 	[ -z "$dup" ] || die "$USER_VARIANTS: variant '$dup' is defined twice (or takes a built-in name)"
 }

@@ -72,6 +72,12 @@ printf 'slub  6.1  base alloc-slub\n' >"$TMP/shadow"
 SLABBENCH_VARIANTS=$TMP/shadow "$SB" kernel list >/dev/null 2>"$TMP/shadow.err"
 check "refused: a user's variant that takes a built-in name" \
 	grep -q "variant 'slub' is defined twice" "$TMP/shadow.err"
+# shellcheck disable=SC2016
+printf 'x/$(touch %s) 6.1 base alloc-slub\n' "$TMP/ran" >"$TMP/unsafe"
+SLABBENCH_VARIANTS=$TMP/unsafe "$SB" kernel list >/dev/null 2>"$TMP/unsafe.err"
+check "refused: a variant name outside the safe alphabet, by file and line" \
+	grep -q "unsafe:1: variant name 'x/\$(touch" "$TMP/unsafe.err"
+check "... and nothing in it was run" test ! -e "$TMP/ran"
 "$SB" run --alloc=nosuch >/dev/null 2>"$TMP/run.err"
 check "run names the user's variants among the known ones" grep -q "at-rev, dirty" "$TMP/run.err"
 
