@@ -632,8 +632,8 @@ static void evidence(struct strbuf *b, const struct cmp_row *row, const struct c
 		sb_addf(&s, "95%% CI %+.1f%% to %+.1f%%", x->ci_lo, x->ci_hi);
 	else
 		sb_addf(&s, "no interval");
-	if (!isnan(row->floor))
-		sb_addf(&s, ", floor \xc2\xb1%.1f%%", row->floor);
+	if (!isnan(x->floor))
+		sb_addf(&s, ", floor \xc2\xb1%.1f%%", x->floor);
 	if (x->tested)
 		sb_addf(&s, ", q = %.2g", x->q);
 	if (x->inside_floor)

@@ -30,7 +30,7 @@ check "no floor file: compare says so in one line" \
 
 "$SB" noise --alloc=slub --accel=tcg "${quick[@]}" -o "$TMP/noise-runs.json" >"$TMP/noise.out" 2>&1
 check "noise: measured the fast path's floors under TCG" \
-	jqt "$SLABBENCH_NOISE" '[.accels.tcg.tests[][] | .floor_pct >= 0 and .splits > 0] | length == 2 and all'
+	jqt "$SLABBENCH_NOISE" '[.accels.tcg.cpus[].tests[][] | .floor_pct >= 0 and .splits > 0 and .sd_log >= 0] | length == 2 and all'
 check "noise: 2 x 5 boots of one variant" jqt "$TMP/noise-runs.json" '.boots | length == 10'
 
 "$SB" run --alloc=slub,slub --accel=tcg "${quick[@]}" -o "$TMP/aa" >/dev/null 2>&1
