@@ -526,10 +526,12 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 
 		for (int r = 1; r < c->nr_runs; r++) {
 			const struct cmp_cell *x = &row->cells[r - 1];
-			char pct[32] = "from a zero base";
+			char pct[32] = "from a zero base", pv[16], qv[16];
 
 			if (!regression_exceeds(x, threshold))
 				continue;
+			fmt_p(pv, sizeof(pv), x->w.p);
+			fmt_p(qv, sizeof(qv), x->q);
 			if (x->has_pct)
 				fmt_compact(pct, sizeof(pct), x->pct, 2, true, "%");
 			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), ",
@@ -538,7 +540,7 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 			if (x->exact)
 				sb_addf(&b, "exact counts of the cost model");
 			else
-				sb_addf(&b, "p = %.3g, BH q = %.3g", x->w.p, x->q);
+				sb_addf(&b, "p %s, BH q %s", pv, qv);
 			if (!x->exact && !isnan(x->floor))
 				sb_addf(&b, ", floor %.2f%%", x->floor);
 			sb_addf(&b, "\n");

@@ -50,3 +50,15 @@ void fmt_sig(char *out, size_t size, double v, int sig, bool sign, const char *s
 	if (strlen(out) + strlen(suffix) < size)
 		strcat(out, suffix);
 }
+
+void fmt_p(char *out, size_t size, double p)
+{
+	char v[32];
+
+	if (p < 0.001) {
+		snprintf(out, size, "< 0.001");
+		return;
+	}
+	fmt_sig(v, sizeof(v), p, 2, false, "");
+	snprintf(out, size, "= %s", v);
+}

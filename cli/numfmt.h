@@ -30,4 +30,7 @@ void fmt_compact(char *out, size_t size, double v, int decimals, bool sign, cons
  */
 void fmt_sig(char *out, size_t size, double v, int sig, bool sign, const char *suffix);
 
+/* "= 0.37", "= 0.0012", "< 0.001": a p- or q-value after its name. */
+void fmt_p(char *out, size_t size, double p);
+
 #endif

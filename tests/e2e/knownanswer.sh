@@ -56,5 +56,5 @@ check "FZPU (tcg): the gate names the regression and its floor" \
 	grep -q '^regression: test 1 .*ns_per_op.*floor' "$TMP/gate.err"
 "$SB" report "$base" "$TMP/fzpu.json" >"$TMP/report.txt" 2>/dev/null
 check "FZPU (tcg): the report's subject names a fast-path regression" \
-	grep -q '^Subject: .*ns_per_op.*regression$' "$TMP/report.txt"
+	grep -q '^Subject: .*fastpath time per op .*regression' "$TMP/report.txt"
 check "FZPU (tcg): the report prints the floor beside the change" grep -q 'floor' "$TMP/report.txt"

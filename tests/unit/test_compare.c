@@ -282,7 +282,7 @@ static void test_exact_counts(void)
 {
 	const double x[] = { 64, 64, 64 }, y[] = { 32, 32, 32 };
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "higher", x, 3);
-	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3), *large;
 	struct comparison c;
 	const struct cmp_cell *cell;
 	char *text;
@@ -298,6 +298,15 @@ static void test_exact_counts(void)
 	CHECK(strstr(text, "exact") && strstr(text, "-32 "), "the table shows the count's difference");
 	free(text);
 	compare_free(&c);
+	large = doc_new("w", "test=fastpath", "SLUB", "higher", (const double[]){ 94464, 94464, 94464 }, 3);
+	set_unit(large, "objects");
+	CHECK(build(&c, a, large) == 0, "a large count compared");
+	text = compare_text(&c);
+	CHECK(strstr(text, "+94400 ") && !strstr(text, "e+"),
+	      "a large difference in fixed notation, not +9.44e+04");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(large);
 	set_unit(a, "%");
 	set_unit(b, "%");
 	CHECK(build(&c, a, b) == 0, "a rate compared");

@@ -40,5 +40,11 @@ int main(void)
 	CHECK_STR(b, "0.000123", "sig: a small value to its significant digits");
 	fmt_sig(b, sizeof(b), 0, 3, true, "");
 	CHECK_STR(b, "0", "sig: zero");
+	fmt_p(b, sizeof(b), 0.3712);
+	CHECK_STR(b, "= 0.37", "p: two digits");
+	fmt_p(b, sizeof(b), 0.00123);
+	CHECK_STR(b, "= 0.0012", "p: small, still fixed");
+	fmt_p(b, sizeof(b), 3.2e-7);
+	CHECK_STR(b, "< 0.001", "p: tiny, bounded rather than 3.2e-07");
 	return check_done();
 }
