@@ -735,9 +735,13 @@ char *compare_text(const struct comparison *c)
 {
 	struct strbuf b = { 0 };
 	int i = 0;
+	char a[24];
+
+	/* Fixed notation: alpha 1e-05 prints as 0.00001. */
+	fmt_sig(a, sizeof(a), c->alpha, 3, false, "");
 
 	sb_addf(&b, "slabbench compare: boots as the unit; Welch's t-test on boot medians,\n"
-		    "Benjamini-Hochberg at false discovery rate %g\n\n", c->alpha);
+		    "Benjamini-Hochberg at false discovery rate %s\n\n", a);
 	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %5s %s\n", "", "run", "allocator", "kernel",
 		"accelerator", "boots", "file");
 	for (int r = 0; r < c->nr_runs; r++) {
@@ -755,14 +759,14 @@ char *compare_text(const struct comparison *c)
 		    "95%% CI of the change; floor = A/A noise floor (95th percentile of |change|\n"
 		    "between halves of k boots), its log scaled by sqrt((1/na + 1/nb) / (2/k))\n"
 		    "to the na and nb boots compared; detect = the smallest rise the test and\n"
-		    "floor find with 80%% power at alpha %g before BH (a fall: 1/(1+d) - 1);\n"
+		    "floor find with 80%% power at alpha %s before BH (a fall: 1/(1+d) - 1);\n"
 		    "unresolved: a time with samples <= 0, its loop shorter than the clock\n"
 		    "resolves: not a time\n"
 		    "kind: time (tested), emulated (a time under TCG: the host's speed, not\n"
 		    "hardware's), cycles (TSC twin of a time), exact (counts), model (simulated);\n"
-		    "only times are tested. *better, *worse: BH-adjusted p < %g and beyond the\n"
-		    "floor, in the metric's good or bad direction; floor: p < %g but inside it\n",
-		c->alpha, c->alpha, c->alpha);
+		    "only times are tested. *better, *worse: BH-adjusted p < %s and beyond the\n"
+		    "floor, in the metric's good or bad direction; floor: p < %s but inside it\n",
+		a, a, a);
 	if (c->floor_note)
 		sb_wrap(&b, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {

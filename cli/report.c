@@ -620,16 +620,17 @@ static void power_sentence(struct strbuf *s, const struct comparison *c)
 {
 	const struct cmp_row *best;
 	int able, tested = compare_power(c, 1, &able, &best);
-	char d[24], m[24], *words;
+	char d[24], m[24], a[24], *words;
 
 	if (!tested)
 		return;
 	fmt_compact(d, sizeof(d), best->cells[0].detectable, 1, true, "%");
 	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
 	words = metric_words(best);
-	sb_addf(s, " At 80%% power (alpha %g, before the correction, with the floor) the "
+	fmt_sig(a, sizeof(a), c->alpha, 3, false, "");
+	sb_addf(s, " At 80%% power (alpha %s, before the correction, with the floor) the "
 		"smallest change a tested time could have found was %s (%s); %d of %d could "
-		"have found a change of %s%s.", c->alpha, d, words, able, tested, m,
+		"have found a change of %s%s.", a, d, words, able, tested, m,
 		able ? "" : ": on the times the comparison is inconclusive");
 	free(words);
 }
