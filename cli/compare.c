@@ -247,17 +247,18 @@ static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha
 }
 
 /*
- * Samples of a time that are 0 or less: the empty loop's time, subtracted
- * from the timed loop's, was as long or longer, which happens when the
- * whole timed loop is shorter than the clock resolves (fastpath with
- * iters=100 gave -5465 ns per op). Such a metric is not a time.
+ * Samples of a time (or its TSC twin) that are 0 or less: the empty
+ * loop's time, subtracted from the timed loop's, was as long or longer,
+ * which happens when the whole timed loop is shorter than the clock
+ * resolves (fastpath with iters=100 gave -5465 ns per op). Such a metric
+ * is not a time.
  */
 static int unresolved(const cJSON *m, enum metric_kind kind)
 {
 	const cJSON *s;
 	int n = 0;
 
-	if (kind != KIND_TIME)
+	if (kind != KIND_TIME && kind != KIND_CYCLES)
 		return 0;
 	cJSON_ArrayForEach(s, metric_samples(m))
 		n += s->valuedouble <= 0;
@@ -693,7 +694,7 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 			strcpy(mean, "-");
 		else
 			fmt_value(mean, sizeof(mean), row->base_value);
-		fmt_within(within, sizeof(within), row->base_within);
+		fmt_within(within, sizeof(within), row->unresolved ? NAN : row->base_within);
 		sb_addf(b, "%-8s %9s %6s", kind_label(c, row), mean, within);
 		text_cell(b, row, &row->cells[r - 1]);
 		sb_endline(b);
@@ -724,9 +725,10 @@ static void text_power(struct strbuf *b, const struct comparison *c, int r)
 	fmt_compact(d, sizeof(d), best->cells[r - 1].detectable, 1, false, "%");
 	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
 	line = xasprintf("power of %s: %d of %d tested times could detect a change of %s; the "
-			 "smallest detectable is %s (%s, test %d)%s", c->runs[r].label, able,
+			 "smallest detectable is %s (%s, test %d)%s%s%s", c->runs[r].label, able,
 			 tested, m, d, best->metric, best->test + 1,
-			 able ? "" : ": a change of that size would have gone unseen");
+			 able ? "" : ": a change of ", able ? "" : m,
+			 able ? "" : " could have gone unseen in every one");
 	sb_wrap(b, 2, 80, line);
 	free(line);
 }

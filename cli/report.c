@@ -866,7 +866,8 @@ static void change_text(char *out, size_t size, const struct cmp_row *row,
 }
 
 /* Under a time's figures: its interval, floor and adjusted p. */
-static void evidence(struct strbuf *b, const struct cmp_row *row, const struct cmp_cell *x)
+static void evidence(struct strbuf *b, const struct comparison *c, const struct cmp_row *row,
+		     const struct cmp_cell *x)
 {
 	struct strbuf s = { 0 };
 	char lo[32], hi[32], v[32];
@@ -874,9 +875,9 @@ static void evidence(struct strbuf *b, const struct cmp_row *row, const struct c
 	if (!x->present || kind_shows_difference(row->kind))
 		return;
 	if (x->unresolved || row->unresolved) {
-		sb_addf(b, "%17snot a time: %d of its samples are 0 or less, the loop\n"
-			"%17sshorter than the clock resolves (more iterations)\n", "",
-			x->unresolved + row->unresolved, "");
+		sb_addf(b, "%17snot a time: %d samples of %s and %d of %s are 0\n"
+			"%17sor less, the loop shorter than the clock resolves\n", "",
+			row->unresolved, c->runs[0].label, x->unresolved, c->runs[1].label, "");
 		return;
 	}
 	if (x->has_ci) {
@@ -961,7 +962,7 @@ static void results(struct strbuf *b, const struct comparison *c)
 		sb_addf(b, "%s %9s%s %s  %s", base, pct, x->present && x->significant ? "*" : " ",
 			other, strlen(title) > TITLE_WIDTH ? "" : title);
 		sb_endline(b);
-		evidence(b, row, x);
+		evidence(b, c, row, x);
 		free(title);
 		if (compare_row_note(c, row))
 			note = compare_row_note(c, row);

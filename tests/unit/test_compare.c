@@ -652,6 +652,11 @@ static void test_unresolved(void)
 	CHECK(build(&c, b, a) == 0 && c.rows[0].unresolved == 2 &&
 	      !c.rows[0].cells[0].tested, "unresolved: in the base too");
 	compare_free(&c);
+	set_unit(a, "cycles");
+	set_unit(b, "cycles");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
+	      !c.rows[0].cells[0].has_pct, "unresolved: the TSC twin of such a time as well");
+	compare_free(&c);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 }
@@ -683,7 +688,7 @@ static void test_power(void)
 	      "power: but not 1%%");
 	text = compare_text(&c);
 	CHECK(says(text, "0 of 1 tested times could detect a change of 1%; the smallest "
-		   "detectable is") && says(text, "a change of that size would have gone unseen"),
+		   "detectable is") && says(text, "a change of 1% could have gone unseen in every one"),
 	      "power: the table says so");
 	free(text);
 	compare_free(&c);
