@@ -376,8 +376,8 @@ static int write_report(const struct bisect *b, const char *first, const struct 
 			"(SLABBENCH_VARIANTS=that file for the commands at its end).\n",
 			tested, skipped, REPORT_WIDTH - 9, b->dir);
 		free(line);
-		/* The report's own subject gives way to the commit's. */
-		sb_addf(&s, "%s", strchr(text, '\n') ? strchr(text, '\n') : "");
+		/* The report's own subject (folded, maybe) gives way to the commit's. */
+		sb_addf(&s, "%s", strstr(text, "\n\n") ? strstr(text, "\n\n") : "");
 		ret = write_output(out, s.s);
 		if (!ret)
 			printf("report: %s\n", out);

@@ -33,7 +33,10 @@ static int parse_compare_opts(int argc, char **argv, struct compare_opts *o)
 			 "95% interval. Times are tested across boots (Welch's t-test on boot\n"
 			 "medians, 3 boots a side or more, Benjamini-Hochberg over the metrics) and\n"
 			 "flagged only beyond the A/A noise floor of $SLABBENCH_NOISE, else the\n"
-			 "cache's noise.json (slabbench noise); counts are shown as differences.\n"
+			 "cache's noise.json (slabbench noise), scaled to the boots compared; each\n"
+			 "states the smallest change it could detect (80% power), and a line per\n"
+			 "run how many could detect a change of the --fail-on-regression size,\n"
+			 "else 5%. Counts are shown as differences.\n"
 			 "The runs must be of the same workload.\n",
 	};
 	struct opt opts[] = {
@@ -74,6 +77,9 @@ int cmd_compare(int argc, char **argv)
 	if (!docs || (!noise && !missing) ||
 	    compare_build(&c, paths, (const cJSON *const *)docs, n, o.alpha, noise, noise_file))
 		goto out;
+	/* What a regression must be to matter: the gate's size, else CMP_MATTERS. */
+	if (o.fail_pct >= 0)
+		c.matters = o.fail_pct;
 	if (!noise)
 		warning("%s", c.floor_note);
 	for (int i = 0; i < c.nr_warnings; i++)

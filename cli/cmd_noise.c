@@ -19,19 +19,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The floors just measured, a line each, for the terminal. */
-static void print_floors(const cJSON *noise, const cJSON *doc, const char *accel)
+static void fmt_needed(char *out, size_t size, int n)
 {
-	printf("%-40s %-24s %8s %10s\n", "test", "metric", "floor", "boots/side");
+	if (n < 0)
+		snprintf(out, size, ">%d", NOISE_MAX_BOOTS);
+	else
+		snprintf(out, size, "%d", n);
+}
+
+/*
+ * The floors just measured, a line each, for the terminal, with the
+ * boots a side that a comparison needs to find a change of 5% and of 20%
+ * (80% power at alpha 0.05, before Benjamini-Hochberg).
+ */
+static void print_floors(const cJSON *noise, const cJSON *doc, const struct run_id *id)
+{
+	printf("%-40s %-24s %8s %10s %10s\n", "test", "metric", "floor", "boots/side",
+	       "for 5%/20%");
 	for (int t = 0; t < run_nr_tests(doc); t++) {
 		const cJSON *test = run_test(doc, t), *m;
 
 		cJSON_ArrayForEach(m, test_metrics(test)) {
-			double f = noise_floor(noise, accel, test_spec(test), m->string);
+			int k;
+			double f = noise_floor(noise, id->accel, id->cpus, test_spec(test),
+					       m->string, &k);
+			double sd = noise_sd_log(noise, id->accel, id->cpus, test_spec(test),
+						 m->string);
+			char n5[16], n20[16], need[40];
 
-			if (!isnan(f))
-				printf("%-40.40s %-24.24s %7.2f%% %10d\n", test_spec(test) + 5,
-				       m->string, f, run_nr_boots(doc) / 2);
+			if (isnan(f))
+				continue;
+			fmt_needed(n5, sizeof(n5), noise_boots_needed(sd, f, k, 5, 0.05));
+			fmt_needed(n20, sizeof(n20), noise_boots_needed(sd, f, k, 20, 0.05));
+			snprintf(need, sizeof(need), "%s/%s", n5, n20);
+			printf("%-40.40s %-24.24s %7.2f%% %10d %10s\n", test_spec(test) + 5,
+			       m->string, f, k, need);
 		}
 	}
 }
@@ -60,7 +82,7 @@ static int measure(const char *const *paths, int n)
 	if (!text || mkdir_p(dirname(dir)) || write_output(path, text))
 		goto out;
 	ids = run_ids(paths, (const cJSON *const *)docs, 1);
-	print_floors(noise, docs[0], ids[0].accel);
+	print_floors(noise, docs[0], &ids[0]);
 	printf("%d metric floors of %s under %s written to %s\n", measured, ids[0].variant,
 	       ids[0].accel, path);
 	ret = 0;
@@ -82,8 +104,10 @@ int cmd_noise(int argc, char **argv)
 			 "side) with the workload, or takes RESULTS files of one variant, and for\n"
 			 "every time metric records the distribution of the change between two\n"
 			 "halves of its boots (every split into equal halves) under the run's\n"
-			 "accelerator. The floor is the 95th percentile of the change's size;\n"
-			 "compare and report never flag a change inside it. The file is\n"
+			 "accelerator and CPU count. The floor is the 95th percentile of the\n"
+			 "change's size; compare and report scale it to their boots and never\n"
+			 "flag a change inside that. It prints the boots a side a comparison\n"
+			 "needs to find a change of 5% and of 20%. The file is\n"
 			 "$SLABBENCH_NOISE, else noise.json in the cache directory; a metric's\n"
 			 "entry is replaced by each new measurement (docs/noise.md).\n",
 	};

@@ -16,6 +16,7 @@
 #include "cost.h"
 #include "json.h"
 #include "noise.h"
+#include "numfmt.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
@@ -25,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One other run per table: its change, interval, floor and mark fit in 100 columns. */
+/* One other run per table: its change, interval, floor, power and mark fit in 106 columns. */
 #define METRIC_WIDTH 24
 
 static int check_metric(const char *path, int i, const cJSON *m)
@@ -245,11 +246,53 @@ static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha
 	x->worse = row->higher_better ? x->ls.mean < row->lbase.mean : x->ls.mean > row->lbase.mean;
 }
 
+/*
+ * Samples of a time (or its TSC twin) that are 0 or less: the empty
+ * loop's time, subtracted from the timed loop's, was as long or longer,
+ * which happens when the whole timed loop is shorter than the clock
+ * resolves (fastpath with iters=100 gave -5465 ns per op). Such a metric
+ * is not a time.
+ */
+static int unresolved(const cJSON *m, enum metric_kind kind)
+{
+	const cJSON *s;
+	int n = 0;
+
+	if (kind != KIND_TIME && kind != KIND_CYCLES)
+		return 0;
+	cJSON_ArrayForEach(s, metric_samples(m))
+		n += s->valuedouble <= 0;
+	return n;
+}
+
+/* The cell's floor at its boots, and the smallest change its test detects. */
+static void fill_power(struct cmp_cell *x, const struct cmp_row *row, double alpha)
+{
+	double d, gate, base = fabs(row->base.mean);
+
+	x->floor = isnan(row->floor) ? NAN :
+		   noise_floor_scaled(row->floor, row->floor_boots, row->base.n, x->s.n);
+	x->detectable = NAN;
+	if (!x->tested)
+		return;
+	if (row->log && x->ls.n) {
+		gate = isnan(x->floor) ? 0 : log1p(x->floor / 100);
+		if (!detectable_difference(&row->lbase, &x->ls, alpha, CMP_POWER, gate, &d))
+			x->detectable = 100 * expm1(d);
+	} else if (base > 0) {
+		gate = isnan(x->floor) ? 0 : x->floor / 100 * base;
+		if (!detectable_difference(&row->base, &x->s, alpha, CMP_POWER, gate, &d))
+			x->detectable = 100 * d / base;
+	}
+}
+
 static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON *m,
 		      double alpha, bool testable)
 {
 	x->present = true;
 	x->q = NAN;
+	x->unresolved = unresolved(m, row->kind);
+	testable &= !x->unresolved && !row->unresolved;
 	boot_summary(m, &x->s, &x->ls, &x->within);
 	x->diff = x->s.mean - row->base.mean;
 	if (row->log && x->ls.n) {
@@ -267,11 +310,14 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 		x->worse = row->higher_better ? x->s.mean < row->base.mean :
 			   x->s.mean > row->base.mean;
 	}
-	x->beyond_floor = isnan(row->floor) || !x->has_pct || fabs(x->pct) > row->floor;
 	/* The cost model's counts repeat exactly: a change is a change, untested. */
 	x->exact = cost_unit(row->unit);
 	if (x->exact)
 		x->tested = false;
+	if (x->unresolved || row->unresolved)
+		x->has_pct = x->has_ci = false;
+	fill_power(x, row, alpha);
+	x->beyond_floor = isnan(x->floor) || !x->has_pct || fabs(x->pct) > x->floor;
 }
 
 /*
@@ -307,6 +353,16 @@ static void adjust(struct comparison *c)
 	free(q);
 }
 
+static void warn_unresolved(struct comparison *c, int r, int test, const cJSON *m)
+{
+	add_warning(c, xasprintf("%s: test %d: %s: %d of %d samples are 0 or less once the "
+				 "empty loop is subtracted: the timed loop is shorter than the "
+				 "clock resolves; not a time, not compared (run more iterations)",
+				 c->runs[r].path, test + 1, m->string,
+				 unresolved(m, KIND_TIME),
+				 cJSON_GetArraySize(metric_samples(m))));
+}
+
 static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 		     const cJSON *noise)
 {
@@ -315,6 +371,9 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 
 	cJSON_ArrayForEach(m, test_metrics(bt)) {
 		struct cmp_row *row;
+		int k = 0;
+		double floor = noise_floor(noise, c->runs[0].accel, c->runs[0].cpus, test_spec(bt),
+					   m->string, &k);
 
 		c->rows = xrealloc(c->rows, (c->nr_rows + 1) * sizeof(*c->rows));
 		row = &c->rows[c->nr_rows++];
@@ -327,12 +386,16 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 			.higher_better = metric_higher_better(m),
 			.labels = metric_labels(m),
 			.cells = xcalloc(c->nr_runs - 1, sizeof(*row->cells)),
-			.floor = noise_floor(noise, c->runs[0].accel, test_spec(bt), m->string),
+			.floor = floor,
+			.floor_boots = k,
 		};
 		/* compare_check() refused unknown units. */
 		metric_kind(row->unit, &row->kind);
 		if (row->kind != KIND_TIME)
 			row->floor = NAN;
+		row->unresolved = unresolved(m, row->kind);
+		if (row->unresolved)
+			warn_unresolved(c, 0, test, m);
 		c->nr_floors += !isnan(row->floor);
 		boot_summary(m, &row->base, &row->lbase, &row->base_within);
 		row->log = !kind_shows_difference(row->kind) && row->lbase.n;
@@ -350,6 +413,8 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 							 metric_unit(m), metric_better(m)));
 			fill_cell(&row->cells[r - 1], row, o, c->alpha,
 				  c->boots[0] >= CMP_MIN_BOOTS && c->boots[r] >= CMP_MIN_BOOTS);
+			if (row->cells[r - 1].unresolved)
+				warn_unresolved(c, r, test, o);
 		}
 	}
 	/* Metrics only the other runs have (another module version). */
@@ -383,7 +448,7 @@ static int doc_boots(const cJSON *doc)
 int compare_build(struct comparison *c, const char *const *paths, const cJSON *const *docs,
 		  int n, double alpha, const cJSON *noise, const char *noise_path)
 {
-	*c = (struct comparison){ .alpha = alpha, .nr_runs = n };
+	*c = (struct comparison){ .alpha = alpha, .matters = CMP_MATTERS, .nr_runs = n };
 	for (int r = 1; r < n; r++) {
 		char *why = workload_difference(docs[0], docs[r]);
 
@@ -402,8 +467,9 @@ int compare_build(struct comparison *c, const char *const *paths, const cJSON *c
 		add_rows(c, docs, t, noise);
 	adjust(c);
 	if (noise)
-		c->floor_note = xasprintf("noise floor: %d of %d metrics have one under %s, from %s",
-					  c->nr_floors, c->nr_rows, c->runs[0].accel,
+		c->floor_note = xasprintf("noise floor: %d of %d metrics have one under %s at %.0f "
+					  "CPUs, from %s, scaled to the boots compared",
+					  c->nr_floors, c->nr_rows, c->runs[0].accel, c->runs[0].cpus,
 					  noise_path ? noise_path : "the floor file");
 	else if (noise_path)
 		c->floor_note = xasprintf("no noise floor at %s (slabbench noise measures one): "
@@ -461,21 +527,23 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 
 		for (int r = 1; r < c->nr_runs; r++) {
 			const struct cmp_cell *x = &row->cells[r - 1];
-			char pct[32] = "from a zero base";
+			char pct[32] = "from a zero base", pv[16], qv[16];
 
 			if (!regression_exceeds(x, threshold))
 				continue;
+			fmt_p(pv, sizeof(pv), x->w.p);
+			fmt_p(qv, sizeof(qv), x->q);
 			if (x->has_pct)
-				snprintf(pct, sizeof(pct), "%+.2f%%", x->pct);
+				fmt_compact(pct, sizeof(pct), x->pct, 2, true, "%");
 			sb_addf(&b, "regression: test %d (%s): %s %s in %s against %s (%s is better), ",
 				row->test + 1, row->spec, row->metric, pct, c->runs[r].label,
 				c->runs[0].label, row->higher_better ? "higher" : "lower");
 			if (x->exact)
 				sb_addf(&b, "exact counts of the cost model");
 			else
-				sb_addf(&b, "p = %.3g, BH q = %.3g", x->w.p, x->q);
-			if (!x->exact && !isnan(row->floor))
-				sb_addf(&b, ", floor %.2f%%", row->floor);
+				sb_addf(&b, "p %s, BH q %s", pv, qv);
+			if (!x->exact && !isnan(x->floor))
+				sb_addf(&b, ", floor %.2f%%", x->floor);
 			sb_addf(&b, "\n");
 			count++;
 		}
@@ -484,21 +552,16 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 	return count;
 }
 
-/* Values in 9 columns: two decimals while they fit, else 4 digits. */
+/* Values in 9 columns: two decimals while they fit, else whole. */
 static void fmt_value(char *out, size_t size, double v)
 {
-	snprintf(out, size, fabs(v) < 1e6 ? "%.2f" : "%.4g", v);
+	fmt_fixed(out, size, v, fabs(v) < 1e6 ? 2 : 0, false, "");
 }
 
-/* Changes in at most 9 columns. */
+/* Changes in 9 columns while they are below a million percent. */
 static void fmt_pct(char *out, size_t size, double v)
 {
-	if (fabs(v) < 1000)
-		snprintf(out, size, "%+.2f%%", v);
-	else if (fabs(v) < 1e6)
-		snprintf(out, size, "%+.0f%%", v);
-	else
-		snprintf(out, size, "%+.1e%%", v);
+	fmt_compact(out, size, v, 2, true, "%");
 }
 
 static char *row_name(const struct cmp_row *row)
@@ -522,9 +585,9 @@ static void fmt_change(char *out, size_t size, const struct cmp_row *row, double
 		       bool has_pct)
 {
 	if (!strcmp(row->unit, "%"))
-		snprintf(out, size, "%+.2fpp", diff);
+		fmt_fixed(out, size, diff, 2, true, "pp");
 	else if (kind_shows_difference(row->kind))
-		snprintf(out, size, fabs(diff) < 1e5 ? "%+.4g" : "%+.3g", diff);
+		fmt_sig(out, size, diff, 4, true, "");
 	else if (has_pct)
 		fmt_pct(out, size, pct);
 	else
@@ -536,28 +599,70 @@ static const char *kind_label(const struct comparison *c, const struct cmp_row *
 	return compare_row_emulated(c, row) ? "emulated" : metric_kind_name(row->kind);
 }
 
+const char *compare_row_note(const struct comparison *c, const struct cmp_row *row)
+{
+	bool slub = false;
+
+	for (int r = 0; r < c->nr_runs; r++)
+		slub |= !strcmp(c->runs[r].allocator, "SLUB");
+	if (!slub || strcmp(row->test_name, "hitrate") || strncmp(row->metric, "free_", 5))
+		return NULL;
+	return "SLUB's free miss is __slab_free(): a lockless cmpxchg onto the slab's own "
+	       "freelist (list_lock only when the slab changes lists); SLAB's is a flush of "
+	       "its per-CPU array to the node under list_lock. Not the same work.";
+}
+
+int compare_power(const struct comparison *c, int r, int *able, const struct cmp_row **best)
+{
+	int tested = 0;
+
+	*able = 0;
+	*best = NULL;
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_cell *x = &c->rows[i].cells[r - 1];
+
+		if (!x->present || !x->tested || isnan(x->detectable))
+			continue;
+		tested++;
+		*able += x->detectable <= c->matters;
+		if (!*best || x->detectable < (*best)->cells[r - 1].detectable)
+			*best = &c->rows[i];
+	}
+	return tested;
+}
+
 static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct cmp_cell *x)
 {
-	char mean[32] = "-", change[32] = "", ci[40] = "", floor[16] = "", mark[16] = "";
+	char mean[32] = "-", change[32] = "", ci[56] = "", floor[16] = "", mark[16] = "";
+	char detect[16] = "", lo[24], hi[24];
 
-	if (x->present) {
+	if (x->present && (x->unresolved || row->unresolved)) {
+		strcpy(mark, "unresolved");
+	} else if (x->present) {
 		fmt_value(mean, sizeof(mean), x->value);
 		fmt_change(change, sizeof(change), row, x->pct, x->diff, x->has_pct);
 		/* A count the same in every boot has a point for an interval. */
-		if (x->has_ci && kind_shows_difference(row->kind) && x->ci_lo != x->ci_hi)
-			snprintf(ci, sizeof(ci), "%+.3g..%+.3g", x->ci_lo, x->ci_hi);
-		else if (x->has_ci && kind_shows_difference(row->kind))
+		if (x->has_ci && kind_shows_difference(row->kind) && x->ci_lo != x->ci_hi) {
+			fmt_sig(lo, sizeof(lo), x->ci_lo, 3, true, "");
+			fmt_sig(hi, sizeof(hi), x->ci_hi, 3, true, "");
+			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+		} else if (x->has_ci && kind_shows_difference(row->kind)) {
 			snprintf(ci, sizeof(ci), "exact");
-		else if (x->has_ci)
-			snprintf(ci, sizeof(ci), "%+.1f..%+.1f%%", x->ci_lo, x->ci_hi);
-		if (!isnan(row->floor))
-			snprintf(floor, sizeof(floor), "%.1f%%", row->floor);
+		} else if (x->has_ci) {
+			fmt_compact(lo, sizeof(lo), x->ci_lo, 1, true, "");
+			fmt_compact(hi, sizeof(hi), x->ci_hi, 1, true, "%");
+			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+		}
+		if (!isnan(x->floor))
+			fmt_compact(floor, sizeof(floor), x->floor, 1, false, "%");
+		if (!isnan(x->detectable))
+			fmt_compact(detect, sizeof(detect), x->detectable, 1, false, "%");
 		if (x->significant)
 			strcpy(mark, x->worse ? "*worse" : "*better");
 		else if (x->inside_floor)
 			strcpy(mark, "floor");
 	}
-	sb_addf(b, " %9s %9s %15s %6s %s", mean, change, ci, floor, mark);
+	sb_addf(b, " %9s %9s %15s %6s %6s %s", mean, change, ci, floor, detect, mark);
 }
 
 static void fmt_within(char *out, size_t size, double within)
@@ -574,8 +679,8 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 	/* Each run's name over its value: a long one reaches to the left. */
 	sb_addf(b, "%*s%9s%-7s %9s\n", METRIC_WIDTH + 9, "", c->runs[0].label, "",
 		c->runs[r].label);
-	sb_addf(b, "%-*s%-8s %9s %6s %9s %9s %15s %6s %s\n", METRIC_WIDTH, "metric (unit)", "kind",
-		"value", "wIQR", "value", "change", "95% CI", "floor", "mark");
+	sb_addf(b, "%-*s%-8s %9s %6s %9s %9s %15s %6s %6s %s\n", METRIC_WIDTH, "metric (unit)",
+		"kind", "value", "wIQR", "value", "change", "95% CI", "floor", "detect", "mark");
 	for (int i = first_row; i < end_row; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		char *name = row_name(row), mean[32], within[16];
@@ -585,22 +690,60 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 			sb_addf(b, "%s\n%*s", name, METRIC_WIDTH, "");
 		else
 			sb_addf(b, "%-*s", METRIC_WIDTH, name);
-		fmt_value(mean, sizeof(mean), row->base_value);
-		fmt_within(within, sizeof(within), row->base_within);
+		if (row->unresolved)
+			strcpy(mean, "-");
+		else
+			fmt_value(mean, sizeof(mean), row->base_value);
+		fmt_within(within, sizeof(within), row->unresolved ? NAN : row->base_within);
 		sb_addf(b, "%-8s %9s %6s", kind_label(c, row), mean, within);
 		text_cell(b, row, &row->cells[r - 1]);
 		sb_endline(b);
 		free(name);
 	}
+	for (int i = first_row; i < end_row; i++) {
+		const char *note = compare_row_note(c, &c->rows[i]);
+
+		if (note) {
+			char *line = xasprintf("note: %s", note);
+
+			sb_wrap(b, 6, 80, line);
+			free(line);
+			break;
+		}
+	}
+}
+
+/* Whether run @r's tests could have found a change of the size that matters. */
+static void text_power(struct strbuf *b, const struct comparison *c, int r)
+{
+	const struct cmp_row *best;
+	int able, tested = compare_power(c, r, &able, &best);
+	char d[24], m[24], *line;
+
+	if (!tested)
+		return;
+	fmt_compact(d, sizeof(d), best->cells[r - 1].detectable, 1, false, "%");
+	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
+	line = xasprintf("power of %s: %d of %d tested times could detect a change of %s; the "
+			 "smallest detectable is %s (%s, test %d)%s%s%s", c->runs[r].label, able,
+			 tested, m, d, best->metric, best->test + 1,
+			 able ? "" : ": a change of ", able ? "" : m,
+			 able ? "" : " could have gone unseen in every one");
+	sb_wrap(b, 2, 80, line);
+	free(line);
 }
 
 char *compare_text(const struct comparison *c)
 {
 	struct strbuf b = { 0 };
 	int i = 0;
+	char a[24];
+
+	/* Fixed notation: alpha 1e-05 prints as 0.00001. */
+	fmt_sig(a, sizeof(a), c->alpha, 3, false, "");
 
 	sb_addf(&b, "slabbench compare: boots as the unit; Welch's t-test on boot medians,\n"
-		    "Benjamini-Hochberg at false discovery rate %g\n\n", c->alpha);
+		    "Benjamini-Hochberg at false discovery rate %s\n\n", a);
 	sb_addf(&b, "  %-4s  %-10s %-10s %-10s %-19s %5s %s\n", "", "run", "allocator", "kernel",
 		"accelerator", "boots", "file");
 	for (int r = 0; r < c->nr_runs; r++) {
@@ -615,20 +758,26 @@ char *compare_text(const struct comparison *c)
 		    "arithmetic mean for counts); wIQR = spread within a boot (median over boots\n"
 		    "of IQR / median); change = value / base - 1 (t-test and CI on the logs), in\n"
 		    "percentage points for %% and as a difference for exact and model counts;\n"
-		    "95%% CI of the change; floor = A/A noise floor (95th percentile of |change|)\n"
+		    "95%% CI of the change; floor = A/A noise floor (95th percentile of |change|\n"
+		    "between halves of k boots), its log scaled by sqrt((1/na + 1/nb) / (2/k))\n"
+		    "to the na and nb boots compared; detect = the smallest rise the test and\n"
+		    "floor find with 80%% power at alpha %s before BH (a fall: 1/(1+d) - 1);\n"
+		    "unresolved: a time with samples <= 0, its loop shorter than the clock\n"
+		    "resolves: not a time\n"
 		    "kind: time (tested), emulated (a time under TCG: the host's speed, not\n"
 		    "hardware's), cycles (TSC twin of a time), exact (counts), model (simulated);\n"
-		    "only times are tested. *better, *worse: BH-adjusted p < %g and beyond the\n"
-		    "floor, in the metric's good or bad direction; floor: p < %g but inside it\n",
-		c->alpha, c->alpha);
+		    "only times are tested. *better, *worse: BH-adjusted p < %s and beyond the\n"
+		    "floor, in the metric's good or bad direction; floor: p < %s but inside it\n",
+		a, a, a);
 	if (c->floor_note)
-		sb_addf(&b, "%s\n", c->floor_note);
+		sb_wrap(&b, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {
 		char *why = compare_untested_why(c, r);
 
 		if (why)
 			sb_addf(&b, "no significance marks: %s\n", why);
 		free(why);
+		text_power(&b, c, r);
 	}
 	while (i < c->nr_rows) {
 		int end = i;
@@ -711,6 +860,9 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 		cJSON_AddNullToObject(o, "p");
 		cJSON_AddNullToObject(o, "q");
 	}
+	add_number(o, "floor_pct", x->floor);
+	add_number(o, "detectable_pct", x->detectable);
+	cJSON_AddNumberToObject(o, "unresolved_samples", x->unresolved);
 	cJSON_AddBoolToObject(o, "beyond_floor", x->beyond_floor);
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 	cJSON_AddBoolToObject(o, "regression", x->significant && x->worse);
@@ -728,7 +880,16 @@ cJSON *compare_json(const struct comparison *c)
 				"logarithm of each boot's median (scale log; linear when a median "
 				"is not positive); times only");
 	cJSON_AddStringToObject(doc, "correction", "Benjamini-Hochberg over each run's tested "
-				"metrics (q); significant: q < alpha and |change_pct| > floor_pct");
+				"metrics (q); significant: q < alpha and |change_pct| > the run's "
+				"floor_pct");
+	cJSON_AddStringToObject(doc, "floor_scaling", "a run's floor_pct: the metric's A/A "
+				"floor_pct, its logarithm scaled by sqrt((1/na + 1/nb) / (2/k)) for "
+				"na, nb boots compared and k a side in the A/A");
+	cJSON_AddStringToObject(doc, "detectable_pct", "the smallest rise found with 80% power "
+				"at alpha before BH: max(floor, t(1-alpha/2) se) + t(0.8) se on the "
+				"log scale, t quantiles for the noncentral t's");
+	cJSON_AddNumberToObject(doc, "power", CMP_POWER);
+	cJSON_AddNumberToObject(doc, "matters_pct", c->matters);
 	cJSON_AddNumberToObject(doc, "alpha", c->alpha);
 	cJSON_AddNumberToObject(doc, "min_boots", CMP_MIN_BOOTS);
 	cJSON_AddStringToObject(doc, "change_pct_ci",
@@ -790,6 +951,13 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(m, "scale", row->log ? "log" : "linear");
 		cJSON_AddBoolToObject(m, "emulated", compare_row_emulated(c, row));
 		add_number(m, "floor_pct", row->floor);
+		if (!isnan(row->floor))
+			cJSON_AddNumberToObject(m, "floor_boots_per_side", row->floor_boots);
+		else
+			cJSON_AddNullToObject(m, "floor_boots_per_side");
+		cJSON_AddNumberToObject(m, "unresolved_samples", row->unresolved);
+		if (compare_row_note(c, row))
+			cJSON_AddStringToObject(m, "note", compare_row_note(c, row));
 		if (row->labels)
 			cJSON_AddItemToObject(m, "labels", cJSON_Duplicate(row->labels, 1));
 		base = cJSON_AddObjectToObject(m, "base");

@@ -19,6 +19,10 @@
 
 /* A test needs this many boots a side: fewer give changes without marks. */
 #define CMP_MIN_BOOTS 3
+/* The power at which compare states the smallest change a test detects. */
+#define CMP_POWER 0.8
+/* The size of change that matters, in percent, unless told another. */
+#define CMP_MATTERS 5.0
 
 /* One metric of one other run against the base. */
 struct cmp_cell {
@@ -33,6 +37,15 @@ struct cmp_cell {
 	double ci_lo, ci_hi;	/* 95% of the change shown: pct, or diff for exact kinds */
 	struct welch w;
 	double q;		/* Benjamini-Hochberg adjusted p; NAN untested */
+	double floor;		/* the row's A/A floor scaled to these boots (percent); NAN none */
+	/*
+	 * Tested: the smallest rise, in percent, that the test (with the
+	 * floor) finds with CMP_POWER at alpha before BH; the matching fall
+	 * is 1 / (1 + d) - 1. NAN when untested.
+	 */
+	double detectable;
+	/* A time with a sample <= 0: its loop is below what the clock resolves. */
+	int unresolved;		/* how many such samples */
 	bool beyond_floor;	/* |pct| above the floor, or no floor known */
 	bool significant;	/* q < alpha and beyond the floor; exact: any change */
 	bool inside_floor;	/* q < alpha, yet inside the floor: not flagged */
@@ -59,11 +72,14 @@ struct cmp_row {
 	 */
 	bool log;
 	double floor;		/* the A/A floor in percent; NAN when none is known */
+	int floor_boots;	/* boots a side of the A/A that measured it */
+	int unresolved;		/* the base's samples <= 0, as a cell's */
 	struct cmp_cell *cells;	/* one per other run */
 };
 
 struct comparison {
 	double alpha;
+	double matters;		/* percent: a change of this size must be detectable */
 	int nr_runs;		/* runs[0] is the base */
 	struct run_id *runs;
 	int *boots;		/* boots of each run */
@@ -103,12 +119,25 @@ bool compare_row_emulated(const struct comparison *c, const struct cmp_row *row)
 void compare_free(struct comparison *c);
 
 /*
+ * Of run @r's tested times: how many there are (returned), in *@able
+ * how many could detect a change of c->matters percent, in *@best the
+ * one with the smallest detectable change (NULL when none is tested).
+ */
+int compare_power(const struct comparison *c, int r, int *able, const struct cmp_row **best);
+
+/*
+ * A note for a reader beside @row of run @r, or NULL: what SLUB's free
+ * slow path is, where SLAB's is another thing of the same name.
+ */
+const char *compare_row_note(const struct comparison *c, const struct cmp_row *row);
+
+/*
  * Significant changes in the bad direction larger than @threshold
  * percent: returns how many, and one line per change in *report.
  */
 int compare_regressions(const struct comparison *c, double threshold, char **report);
 
-/* The table for a terminal, at most 100 columns but for long names. */
+/* The table for a terminal, at most 106 columns but for long names. */
 char *compare_text(const struct comparison *c);
 cJSON *compare_json(const struct comparison *c);
 

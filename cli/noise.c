@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The noise floor (noise.h): A/A changes from splits of one variant's
- * boots, their distribution per accelerator, test and metric, and the
- * file that keeps it.
+ * boots, their distribution per accelerator, CPU count, test and metric,
+ * the file that keeps it, and its scaling to a comparison's boots.
  */
 #define _GNU_SOURCE
 #include "noise.h"
@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,6 +53,13 @@ cJSON *noise_load(const char *path, bool *missing)
 	}
 	doc = cJSON_Parse(text);
 	free(text);
+	if (cJSON_IsObject(doc) && json_num_at(doc, "schema") == 1) {
+		warning("%s: a floor file of schema 1, whose floors are not kept by CPU count: "
+			"not used (slabbench noise measures anew)", path);
+		cJSON_Delete(doc);
+		*missing = true;
+		return NULL;
+	}
 	if (!cJSON_IsObject(doc) || json_num_at(doc, "schema") != NOISE_SCHEMA ||
 	    !cJSON_IsObject(json_at(doc, "accels"))) {
 		error("%s: not a slabbench noise-floor file of schema %d", path, NOISE_SCHEMA);
@@ -61,21 +69,74 @@ cJSON *noise_load(const char *path, bool *missing)
 	return doc;
 }
 
-/* accels.ACCEL.tests.SPEC.METRIC; spec and metric hold dots, so not json_at(). */
-static cJSON *entry(const cJSON *noise, const char *accel, const char *spec, const char *metric)
+/* "2"; "?" when the run did not record its CPUs. */
+static void cpus_key(char *out, size_t size, double cpus)
 {
-	cJSON *a = cJSON_GetObjectItemCaseSensitive(json_at(noise, "accels"), accel);
-	cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(a, "tests"), spec);
+	if (isnan(cpus))
+		snprintf(out, size, "?");
+	else
+		snprintf(out, size, "%.0f", cpus);
+}
 
+/*
+ * accels.ACCEL.cpus.N.tests.SPEC.METRIC; spec and metric hold dots, so
+ * not json_at().
+ */
+static cJSON *entry(const cJSON *noise, const char *accel, double cpus, const char *spec,
+		    const char *metric)
+{
+	cJSON *a = cJSON_GetObjectItemCaseSensitive(json_at(noise, "accels"), accel), *t;
+	char key[32];
+
+	cpus_key(key, sizeof(key), cpus);
+	a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(a, "cpus"), key);
+	t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(a, "tests"), spec);
 	return cJSON_GetObjectItemCaseSensitive(t, metric);
 }
 
-double noise_floor(const cJSON *noise, const char *accel, const char *spec, const char *metric)
+double noise_floor(const cJSON *noise, const char *accel, double cpus, const char *spec,
+		   const char *metric, int *boots)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(entry(noise, accel, spec, metric),
-							  "floor_pct");
+	const cJSON *e = entry(noise, accel, cpus, spec, metric);
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "floor_pct");
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(e, "boots_per_side");
 
-	return cJSON_IsNumber(f) && isfinite(f->valuedouble) ? f->valuedouble : NAN;
+	if (!cJSON_IsNumber(f) || !isfinite(f->valuedouble) || !cJSON_IsNumber(k) ||
+	    k->valuedouble < 1)
+		return NAN;
+	*boots = k->valueint;
+	return f->valuedouble;
+}
+
+double noise_sd_log(const cJSON *noise, const char *accel, double cpus, const char *spec,
+		    const char *metric)
+{
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(entry(noise, accel, cpus, spec, metric),
+							   "sd_log");
+
+	return cJSON_IsNumber(sd) ? sd->valuedouble : NAN;
+}
+
+double noise_floor_scaled(double pct, int k, size_t na, size_t nb)
+{
+	if (!na || !nb)
+		return NAN;
+	return 100 * expm1(log1p(pct / 100) * sqrt((1.0 / na + 1.0 / nb) / (2.0 / k)));
+}
+
+int noise_boots_needed(double sd_log, double floor_pct, int k, double change_pct, double alpha)
+{
+	double want = log1p(change_pct / 100);
+
+	for (int n = 2; n <= NOISE_MAX_BOOTS; n++) {
+		struct summary s = { .n = n, .stddev = sd_log };
+		double gate = isnan(floor_pct) ? 0 :
+			      log1p(noise_floor_scaled(floor_pct, k, n, n) / 100), d;
+
+		if (!detectable_difference(&s, &s, alpha, 0.8, gate, &d) && d <= want)
+			return n;
+	}
+	return -1;
 }
 
 static cJSON *child(cJSON *parent, const char *name)
@@ -192,6 +253,7 @@ static int cmp_double(const void *a, const void *b)
  */
 static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 {
+	struct summary s;
 	double *ch, *mag;
 	size_t m = split_changes(x, n - n % 2, &ch), k = 0;
 	cJSON *e;
@@ -211,8 +273,10 @@ static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 	qsort(ch, k, sizeof(*ch), cmp_double);
 	qsort(mag, k, sizeof(*mag), cmp_double);
 	e = cJSON_CreateObject();
+	summarize(x, n, &s);
 	cJSON_AddStringToObject(e, "unit", unit);
 	cJSON_AddNumberToObject(e, "boots_per_side", (double)(n / 2));
+	cJSON_AddNumberToObject(e, "sd_log", s.stddev);
 	cJSON_AddNumberToObject(e, "splits", (double)k);
 	cJSON_AddNumberToObject(e, "change_pct_p2.5", quantile(ch, k, 0.025));
 	cJSON_AddNumberToObject(e, "change_pct_median", quantile(ch, k, 0.5));
@@ -235,6 +299,9 @@ static int same_setup(const char *const *paths, const struct run_id *ids, const 
 		if (strcmp(ids[r].accel, ids[0].accel))
 			return error("noise: %s ran under %s, %s under %s", paths[r], ids[r].accel,
 				     paths[0], ids[0].accel);
+		if (!(ids[r].cpus == ids[0].cpus || (isnan(ids[r].cpus) && isnan(ids[0].cpus))))
+			return error("noise: %s has %.0f CPUs, %s %.0f: an A/A needs one guest",
+				     paths[r], ids[r].cpus, paths[0], ids[0].cpus);
 		if (strcmp(run_workload(docs[r]), run_workload(docs[0])) ||
 		    run_nr_tests(docs[r]) != run_nr_tests(docs[0]))
 			return error("noise: %s and %s ran different workloads", paths[0], paths[r]);
@@ -272,7 +339,7 @@ int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *do
 	struct run_id *ids = run_ids(paths, docs, n);
 	cJSON *accel, *tests, *runs, *run, *files;
 	int measured = 0, boots = 0;
-	char stamp[32];
+	char stamp[32], cpus[32];
 	time_t now = time(NULL);
 
 	if (same_setup(paths, ids, docs, n)) {
@@ -282,7 +349,8 @@ int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *do
 	for (int r = 0; r < n; r++)
 		boots += run_nr_boots(docs[r]);
 	accel = child(child(noise, "accels"), ids[0].accel);
-	tests = child(accel, "tests");
+	cpus_key(cpus, sizeof(cpus), ids[0].cpus);
+	tests = child(child(child(accel, "cpus"), cpus), "tests");
 	for (int t = 0; t < run_nr_tests(docs[0]); t++) {
 		const cJSON *test = run_test(docs[0], t), *m;
 		cJSON *metrics = NULL;
@@ -324,6 +392,7 @@ int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *do
 	run = cJSON_CreateObject();
 	cJSON_AddStringToObject(run, "created", stamp);
 	cJSON_AddStringToObject(run, "variant", ids[0].variant);
+	cJSON_AddStringToObject(run, "cpus", cpus);
 	cJSON_AddStringToObject(run, "workload", run_workload(docs[0]));
 	cJSON_AddNumberToObject(run, "boots", boots);
 	cJSON_AddNumberToObject(run, "metrics", measured);

@@ -42,7 +42,12 @@ static char *gp_string(const char *s)
 	return b.s;
 }
 
-/* The metric @prefix[KEY=x] of @test: mean and stddev per x, x ascending. */
+/*
+ * The metric @prefix[KEY=x] of @test: per x, x ascending, the mean and
+ * standard deviation over boots of each boot's median, as compare takes
+ * them: the boot is the unit, and repeats pooled across boots would
+ * give a spread of repeats, not of boots (0 with one boot).
+ */
 static int sweep(const cJSON *test, const char *prefix, const char *key, double *x,
 		 double *mean, double *sd, int max)
 {
@@ -51,14 +56,19 @@ static int sweep(const cJSON *test, const char *prefix, const char *key, double 
 	int n = 0;
 
 	cJSON_ArrayForEach(m, test_metrics(test)) {
-		double at = metric_label_num(m, key);
+		double at = metric_label_num(m, key), *med, within;
+		struct summary sum;
+		size_t k;
 
 		if (strncmp(m->string, prefix, plen) || m->string[plen] != '[' || isnan(at) ||
 		    n == max)
 			continue;
 		x[n] = at;
-		mean[n] = metric_mean(m);
-		sd[n] = metric_stddev(m);
+		k = metric_boot_medians(m, &med, &within);
+		summarize(med, k, &sum);
+		free(med);
+		mean[n] = sum.mean;
+		sd[n] = sum.stddev;
 		/* Insertion into place: the module reports in sweep order anyway. */
 		for (int i = n; i > 0 && x[i - 1] > x[i]; i--) {
 			double t;
@@ -445,7 +455,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		  .missing = "no sizes test run under --accel=cost in the results" },
 	};
 	const char *titles[] = {
-		"kmalloc+kfree cost against object size (mean, error bars: 1 stddev)",
+		"kmalloc+kfree cost against object size (mean of boot medians, bars: 1 stddev "
+		"over boots)",
 		"Memory per live object in a private cache",
 		"Per-CPU cache hit rates (SLOB has no per-CPU cache)",
 		"Throughput against CPUs: all threads alloc+free on one cache",

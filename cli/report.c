@@ -11,6 +11,7 @@
 #include "report.h"
 #include "cost.h"
 #include "json.h"
+#include "numfmt.h"
 #include "slabmem.h"
 #include "strbuf.h"
 #include "util.h"
@@ -69,18 +70,93 @@ static bool exact_unit(const struct cmp_row *row)
 }
 
 /*
- * The change a subject names. Without hardware times, the cost model's
- * exact counts first: a change there is certain, and the largest is
- * named. Else the tested change with the strongest evidence (smallest
- * adjusted p), not the largest number, which would favour the noisiest
- * metric; significant means beyond the floor.
+ * A test's metric in words a reader knows: "fastpath time per op",
+ * "bulk time per object at bulk=16"; the metric's key is in the table.
  */
-static const struct cmp_row *strongest_change(const struct comparison *c)
+static char *metric_words(const struct cmp_row *row)
 {
-	bool emulated = c->runs[0].emulated || c->runs[1].emulated;
+	static const struct {
+		const char *key, *word;
+	} words[] = {
+		{ "ns", "time" }, { "obj", "object" }, { "insns", "instructions" },
+		{ "sec", "second" },
+	};
+	char *key = xasprintf("%.*s", (int)strcspn(row->metric, "["), row->metric), *save, *w;
+	struct strbuf b = { 0 };
+	const cJSON *l;
+	bool at = false;
+
+	sb_addf(&b, "%s", row->test_name);
+	for (w = strtok_r(key, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
+		const char *word = w;
+
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+			if (!strcmp(w, words[i].key))
+				word = words[i].word;
+		sb_addf(&b, " %s", word);
+	}
+	cJSON_ArrayForEach(l, row->labels) {
+		char *v = cJSON_IsString(l) ? xstrdup(l->valuestring) : cJSON_PrintUnformatted(l);
+
+		sb_addf(&b, "%s %s=%s", at ? "," : " at", l->string, v ? v : "?");
+		at = true;
+		free(v);
+	}
+	free(key);
+	return b.s;
+}
+
+/* What a reader must know of an accelerator's clock, in a word. */
+static const char *accel_words(const char *accel)
+{
+	if (!strcmp(accel, "kvm"))
+		return "KVM";
+	if (!strcmp(accel, "tcg"))
+		return "TCG";
+	if (!strcmp(accel, "icount") || !strcmp(accel, "cost"))
+		return "TCG icount";
+	return accel;
+}
+
+/* The kind of @row's figures, as a subject names it. */
+static char *kind_words(const struct comparison *c, const struct cmp_row *row)
+{
+	const struct run_id *emulated = c->runs[0].emulated ? &c->runs[0] : &c->runs[1];
+
+	if (row->cells[0].exact)
+		return xstrdup("exact count");
+	if (compare_row_emulated(c, row))
+		return xasprintf("emulated %s time", accel_words(emulated->accel));
+	return xasprintf("%s time", accel_words(c->runs[0].accel));
+}
+
+/*
+ * The tested time with the strongest evidence of a change (smallest
+ * adjusted p, not the largest number, which would favour the noisiest
+ * metric; significant means beyond the floor), among emulated times
+ * (@emulated) or hardware ones; NULL if none changed.
+ */
+static const struct cmp_row *strongest_time(const struct comparison *c, bool emulated)
+{
 	const struct cmp_row *best = NULL;
 
-	for (int i = 0; i < c->nr_rows && emulated; i++) {
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		const struct cmp_cell *x = &row->cells[0];
+
+		if (!x->exact && x->present && x->significant && x->has_pct &&
+		    compare_row_emulated(c, row) == emulated && (!best || x->q < best->cells[0].q))
+			best = row;
+	}
+	return best;
+}
+
+/* The cost model's exact count that changed most; NULL if none changed. */
+static const struct cmp_row *largest_count(const struct comparison *c)
+{
+	const struct cmp_row *best = NULL;
+
+	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		const struct cmp_cell *x = &row->cells[0];
 
@@ -88,58 +164,26 @@ static const struct cmp_row *strongest_change(const struct comparison *c)
 		    (!best || fabs(x->pct) > fabs(best->cells[0].pct)))
 			best = row;
 	}
-	if (best)
-		return best;
-	for (int i = 0; i < c->nr_rows; i++) {
-		const struct cmp_row *row = &c->rows[i];
-		const struct cmp_cell *x = &row->cells[0];
-
-		if (!x->exact && x->present && x->significant && x->has_pct &&
-		    (!best || x->q < best->cells[0].q))
-			best = row;
-	}
 	return best;
+}
+
+/*
+ * The change of times or counts that the summary names: a hardware time,
+ * else the cost model's exact counts (certain, where an emulated time is
+ * the host's speed), else an emulated time.
+ */
+static const struct cmp_row *strongest_change(const struct comparison *c)
+{
+	const struct cmp_row *row = strongest_time(c, false);
+
+	if (!row)
+		row = largest_count(c);
+	return row ? row : strongest_time(c, true);
 }
 
 static void fmt_pct(char *out, size_t size, double pct)
 {
-	snprintf(out, size, fabs(pct) < 100 ? "%+.1f%%" : "%+.0f%%", pct);
-}
-
-static void subject(struct strbuf *b, const struct comparison *c)
-{
-	const struct cmp_row *row = strongest_change(c);
-	char *head = xasprintf("Subject: [slabbench] %s vs %s:", c->runs[1].label,
-			       c->runs[0].label);
-	char *why = compare_untested_why(c, 1);
-	char *what, pct[32];
-
-	if (row) {
-		char *title = row_title(row);
-		int room;
-
-		fmt_pct(pct, sizeof(pct), row->cells[0].pct);
-		what = xasprintf("%s %s", pct, row->cells[0].worse ? "regression" : "improvement");
-		/*
-		 * The name gives way first, the test's name before the
-		 * metric's (the summary names both): the verdict must show.
-		 */
-		room = REPORT_WIDTH - (int)strlen(head) - (int)strlen(what) - 2;
-		if (room < (int)strlen(title)) {
-			free(title);
-			title = xstrdup(row->metric);
-		}
-		if (room < (int)strlen(title) && room > 3)
-			strcpy(title + room - 3, "...");
-		sb_addf(b, "%s %.*s %s\n", head, room > 0 ? room : 0, title, what);
-		free(title);
-	} else {
-		what = xstrdup(why ? "no test, too few boots" : "no significant change");
-		sb_addf(b, "%s %s\n", head, what);
-	}
-	free(why);
-	free(what);
-	free(head);
+	fmt_compact(out, size, pct, fabs(pct) < 100 ? 1 : 0, true, "%");
 }
 
 /*
@@ -225,32 +269,106 @@ static char *ratio_text(const struct ratio *x)
 	return xasprintf("x%.2f", x->r);
 }
 
-/* The 30% verdict at one point pair, for SLAB against SLUB only; "" otherwise. */
-static char *claim_text(const struct slabmem_point *a, const struct slabmem_point *b,
-			const struct ratio *slab)
+enum claim { CLAIM_APPEARS, CLAIM_DOES_NOT, CLAIM_INCONCLUSIVE };
+
+/*
+ * The 30% by the interval, not the point: it appears when the whole 95%
+ * interval of the ratio lies above CLAIMED_RATIO, does not when the
+ * whole of it lies below, and is inconclusive when the interval holds
+ * CLAIMED_RATIO or there is none.
+ */
+static enum claim claim_verdict(const struct ratio *x)
 {
-	char *where, *s;
+	if (!x->has_ci)
+		return CLAIM_INCONCLUSIVE;
+	if (x->lo > CLAIMED_RATIO)
+		return CLAIM_APPEARS;
+	if (x->hi < CLAIMED_RATIO)
+		return CLAIM_DOES_NOT;
+	return CLAIM_INCONCLUSIVE;
+}
+
+/* "x1.09 (95% CI x1.08 to x1.09), below x1.30" and the like. */
+static char *claim_figures(const struct ratio *x)
+{
+	char *rs = ratio_text(x), *s;
+
+	switch (claim_verdict(x)) {
+	case CLAIM_APPEARS:
+		s = xasprintf("%s, above x%.2f", rs, CLAIMED_RATIO);
+		break;
+	case CLAIM_DOES_NOT:
+		s = xasprintf("%s, below x%.2f", rs, CLAIMED_RATIO);
+		break;
+	default:
+		s = x->has_ci ? xasprintf("%s, an interval that holds x%.2f", rs, CLAIMED_RATIO) :
+				xasprintf("%s, with no interval (%d boots a side needed)", rs,
+					  MIN_BOOTS_CI);
+	}
+	free(rs);
+	return s;
+}
+
+static const char *claim_words(enum claim v)
+{
+	return v == CLAIM_APPEARS ? "appears" : v == CLAIM_DOES_NOT ? "does not appear" :
+	       "is inconclusive";
+}
+
+/*
+ * The 30% verdict at one point pair, for SLAB against SLUB only (""
+ * otherwise): one for Slab + Percpu, one for the bytes beyond live
+ * objects (@over, when @has_over), each with its interval.
+ */
+static char *claim_text(const struct slabmem_point *a, const struct slabmem_point *b,
+			const struct ratio *slab, const struct ratio *over, bool has_over)
+{
+	char *where, *fs, *fo, *s;
 
 	if (!claim_applies(a, b))
 		return xstrdup("");
 	where = shape(a);
-	s = xasprintf(" The 30%% %s at %s: %s held %.2f MiB of slab and per-CPU memory against "
-		      "%.2f MiB for %s (x%.2f).", slab->r < CLAIMED_RATIO ? "does not appear" : "appears",
-		      where, b->label, slab->b.mean / SLABMEM_MIB, slab->a.mean / SLABMEM_MIB,
-		      a->label, slab->r);
+	fs = claim_figures(slab);
+	if (has_over) {
+		fo = claim_figures(over);
+		s = xasprintf(" At %s the 30%% %s in slab and per-CPU memory: %s held %.2f MiB "
+			      "against %.2f MiB for %s, %s. In bytes beyond live objects it %s: "
+			      "%s.", where, claim_words(claim_verdict(slab)), b->label,
+			      slab->b.mean / SLABMEM_MIB, slab->a.mean / SLABMEM_MIB, a->label, fs,
+			      claim_words(claim_verdict(over)), fo);
+		free(fo);
+	} else {
+		s = xasprintf(" At %s the 30%% %s in slab and per-CPU memory: %s held %.2f MiB "
+			      "against %.2f MiB for %s, %s.", where,
+			      claim_words(claim_verdict(slab)), b->label,
+			      slab->b.mean / SLABMEM_MIB, slab->a.mean / SLABMEM_MIB, a->label, fs);
+	}
+	free(fs);
 	free(where);
 	return s;
+}
+
+/*
+ * The census points of the two runs compared, at their CPU count; false
+ * when either has none.
+ */
+static bool compared_points(const struct comparison *c, const struct census_view *v,
+			    const struct slabmem_point **a, const struct slabmem_point **b)
+{
+	const struct run_id *ra = &c->runs[0], *rb = &c->runs[1];
+	long numa_a = isnan(ra->numa_nodes) ? 1 : (long)ra->numa_nodes;
+	long numa_b = isnan(rb->numa_nodes) ? 1 : (long)rb->numa_nodes;
+
+	*a = find_point(v, v->base, (long)ra->cpus, numa_a);
+	*b = find_point(v, v->other, (long)rb->cpus, numa_b);
+	return *a && *b;
 }
 
 /* The summary's memory sentence, of the two runs compared. */
 static void census_sentence(struct strbuf *s, const struct comparison *c,
 			    const struct census_view *v)
 {
-	const struct run_id *ra = &c->runs[0], *rb = &c->runs[1];
-	long numa_a = isnan(ra->numa_nodes) ? 1 : (long)ra->numa_nodes;
-	long numa_b = isnan(rb->numa_nodes) ? 1 : (long)rb->numa_nodes;
-	const struct slabmem_point *a = find_point(v, v->base, (long)ra->cpus, numa_a);
-	const struct slabmem_point *b = find_point(v, v->other, (long)rb->cpus, numa_b);
+	const struct slabmem_point *a, *b;
 	struct ratio slab, over;
 	bool has_over;
 	char *where, *rs, *claim;
@@ -260,7 +378,8 @@ static void census_sentence(struct strbuf *s, const struct comparison *c,
 	 * Percpu where SLUB keeps its per-CPU free objects in slabs, so Slab
 	 * alone would count one allocator's per-CPU cost and not the other's.
 	 */
-	if (!a || !b || !census_ratio(a, b, offsetof(struct slabmem, slab_percpu), &slab))
+	if (!compared_points(c, v, &a, &b) ||
+	    !census_ratio(a, b, offsetof(struct slabmem, slab_percpu), &slab))
 		return;
 	has_over = census_ratio(a, b, offsetof(struct slabmem, overhead), &over);
 	where = shape(a);
@@ -282,7 +401,7 @@ static void census_sentence(struct strbuf *s, const struct comparison *c,
 	if (!slab.has_ci)
 		sb_addf(s, "; no confidence interval, which needs %d boots a side", MIN_BOOTS_CI);
 	sb_addf(s, ".");
-	claim = claim_text(a, b, &slab);
+	claim = claim_text(a, b, &slab, &over, has_over);
 	sb_addf(s, "%s", claim);
 	free(claim);
 	free(where);
@@ -331,7 +450,8 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 	for (;;) {
 		const struct slabmem_point *a = NULL, *o;
 		char cpus[24], caches[24], boots[24], *claim;
-		struct ratio slab;
+		struct ratio slab, over;
+		bool has_over;
 		int next = -1;
 
 		for (int i = 0; i < v->nr; i++)
@@ -380,7 +500,8 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			sb_addf(b, "%-12s%*.2f %*.2f  x%.2f %s\n", census_rows[f].name, width,
 				x.a.mean / SLABMEM_MIB, width, x.b.mean / SLABMEM_MIB, x.r, ci);
 		}
-		claim = claim_text(a, o, &slab);
+		has_over = census_ratio(a, o, offsetof(struct slabmem, overhead), &over);
+		claim = claim_text(a, o, &slab, &over, has_over);
 		if (*claim)
 			wrap(&claims, 2, claim + 1);
 		free(claim);
@@ -395,6 +516,123 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		sb_addf(b, "\n%s", claims.s);
 	free(claims.s);
 	free(done);
+}
+
+/*
+ * What the times say when none changed: inconclusive when none could
+ * have found a change of the size that matters (c->matters), with the
+ * smallest change one could find; NULL when none was tested.
+ */
+static char *times_verdict(const struct comparison *c)
+{
+	const struct cmp_row *best;
+	int able, tested = compare_power(c, 1, &able, &best);
+	char d[24], m[24];
+
+	if (!tested)
+		return NULL;
+	fmt_compact(d, sizeof(d), best->cells[0].detectable, 1, true, "%");
+	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
+	if (!able)
+		return xasprintf("times inconclusive: could detect %s, not %s", d, m);
+	return xasprintf("no significant time change (%d of %d could detect %s)", able, tested, m);
+}
+
+/*
+ * The memory result of the two runs compared: Slab + Percpu at their CPU
+ * count, when its interval excludes x1.00; false otherwise.
+ */
+static bool memory_result(const struct comparison *c, const struct census_view *v,
+			  struct ratio *slab)
+{
+	const struct slabmem_point *a, *b;
+
+	return compared_points(c, v, &a, &b) &&
+	       census_ratio(a, b, offsetof(struct slabmem, slab_percpu), slab) && slab->has_ci &&
+	       (slab->lo > 1 || slab->hi < 1);
+}
+
+/* "fastpath time per op +10.0% regression (KVM time, 95% CI +9.8% to +10.2%)" */
+static char *change_words(const struct comparison *c, const struct cmp_row *row)
+{
+	const struct cmp_cell *x = &row->cells[0];
+	char pct[32], lo[32], hi[32], *words = metric_words(row), *kind = kind_words(c, row), *s;
+
+	fmt_pct(pct, sizeof(pct), x->pct);
+	if (x->exact || !x->has_ci) {
+		s = xasprintf("%s %s %s (%s)", words, pct, x->worse ? "regression" : "improvement",
+			      kind);
+	} else {
+		fmt_pct(lo, sizeof(lo), x->ci_lo);
+		fmt_pct(hi, sizeof(hi), x->ci_hi);
+		s = xasprintf("%s %s %s (%s, 95%% CI %s to %s)", words, pct,
+			      x->worse ? "regression" : "improvement", kind, lo, hi);
+	}
+	free(words);
+	free(kind);
+	return s;
+}
+
+/*
+ * The subject: the strongest result of any kind, in words and with its
+ * kind: a hardware time, else the cost model's exact counts, else the
+ * census's slab memory, else an emulated time; then, when no time
+ * changed, what the times could have found. Folded (RFC 5322) within
+ * REPORT_WIDTH, never cut.
+ */
+static void subject(struct strbuf *b, const struct comparison *c, const struct census_view *v)
+{
+	const struct cmp_row *row = strongest_time(c, false);
+	char *why = compare_untested_why(c, 1), *what = NULL, *times = NULL, *line;
+	struct ratio slab;
+
+	if (!row)
+		row = largest_count(c);
+	if (row) {
+		what = change_words(c, row);
+	} else if (memory_result(c, v, &slab)) {
+		char *rs = ratio_text(&slab);
+
+		what = xasprintf("slab and per-CPU memory %s", rs);
+		free(rs);
+	} else if ((row = strongest_time(c, true))) {
+		what = change_words(c, row);
+	}
+	if (!strongest_time(c, false) && !strongest_time(c, true))
+		times = times_verdict(c);
+	if (!what && !times)
+		what = xstrdup(why ? "no test, too few boots" : "no significant change");
+	line = xasprintf("Subject: [slabbench] %s vs %s: %s%s%s", c->runs[1].label,
+			 c->runs[0].label, what ? what : "", what && times ? "; " : "",
+			 times ? times : "");
+	sb_wrap(b, 1, REPORT_WIDTH, line);
+	free(line);
+	free(why);
+	free(what);
+	free(times);
+}
+
+/*
+ * How small a change the tested times could have found, and whether one
+ * of the size that matters was among them.
+ */
+static void power_sentence(struct strbuf *s, const struct comparison *c)
+{
+	const struct cmp_row *best;
+	int able, tested = compare_power(c, 1, &able, &best);
+	char d[24], m[24], a[24], *words;
+
+	if (!tested)
+		return;
+	fmt_compact(d, sizeof(d), best->cells[0].detectable, 1, true, "%");
+	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
+	words = metric_words(best);
+	fmt_sig(a, sizeof(a), c->alpha, 3, false, "");
+	sb_addf(s, " At 80%% power (alpha %s, before the correction, with the floor) the "
+		"smallest change a tested time could have found was %s (%s); %d of %d could "
+		"have found a change of %s%s.", a, d, words, able, tested, m,
+		able ? "" : ": on the times the comparison is inconclusive");
+	free(words);
 }
 
 static void summary(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
@@ -432,19 +670,25 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 	if (floored)
 		sb_addf(&s, " %d more passed the test but stayed inside the A/A noise floor.",
 			floored);
-	if (row && row->cells[0].exact) {
-		char *title = row_title(row);
+	power_sentence(&s, c);
+	if (row) {
+		char *words = metric_words(row), *title = row_title(row), pct[32], lo[32], hi[32];
+		char q[16];
 
-		sb_addf(&s, " The strongest evidence: %s, %+.1f%%, an exact count of the cost "
-			"model (the same on every run; %s is better).", title, row->cells[0].pct,
-			row->higher_better ? "higher" : "lower");
-		free(title);
-	} else if (row) {
-		char *title = row_title(row);
-
-		sb_addf(&s, " The strongest evidence: %s, %+.1f%% (95%% CI %+.1f%% to %+.1f%%, "
-			"q = %.2g; %s is better).", title, row->cells[0].pct, row->cells[0].ci_lo,
-			row->cells[0].ci_hi, row->cells[0].q, row->higher_better ? "higher" : "lower");
+		fmt_pct(pct, sizeof(pct), row->cells[0].pct);
+		if (row->cells[0].exact) {
+			sb_addf(&s, " The strongest evidence: %s (%s), %s, an exact count of the cost "
+				"model (the same on every run; %s is better).", words, title, pct,
+				row->higher_better ? "higher" : "lower");
+		} else {
+			fmt_pct(lo, sizeof(lo), row->cells[0].ci_lo);
+			fmt_pct(hi, sizeof(hi), row->cells[0].ci_hi);
+			fmt_p(q, sizeof(q), row->cells[0].q);
+			sb_addf(&s, " The strongest evidence: %s (%s), %s (95%% CI %s to %s, q %s; "
+				"%s is better).", words, title, pct, lo, hi, q,
+				row->higher_better ? "higher" : "lower");
+		}
+		free(words);
 		free(title);
 	}
 	free(why);
@@ -629,7 +873,7 @@ static void value_spread(char *out, size_t size, double value, double within)
 {
 	char mean[32];
 
-	snprintf(mean, sizeof(mean), fabs(value) < 1e6 ? "%.2f" : "%.3g", value);
+	fmt_fixed(mean, sizeof(mean), value, fabs(value) < 1e6 ? 2 : 0, false, "");
 	if (!isnan(within))
 		snprintf(out, size, "%10s \xc2\xb1%3.0f%%", mean, fmin(999, 100 * within / 2));
 	else
@@ -641,9 +885,9 @@ static void change_text(char *out, size_t size, const struct cmp_row *row,
 			const struct cmp_cell *x)
 {
 	if (!strcmp(row->unit, "%"))
-		snprintf(out, size, "%+.1fpp", x->diff);
+		fmt_fixed(out, size, x->diff, 1, true, "pp");
 	else if (kind_shows_difference(row->kind))
-		snprintf(out, size, fabs(x->diff) < 1e5 ? "%+.4g" : "%+.2g", x->diff);
+		fmt_sig(out, size, x->diff, 4, true, "");
 	else if (x->has_pct)
 		fmt_pct(out, size, x->pct);
 	else
@@ -651,23 +895,42 @@ static void change_text(char *out, size_t size, const struct cmp_row *row,
 }
 
 /* Under a time's figures: its interval, floor and adjusted p. */
-static void evidence(struct strbuf *b, const struct cmp_row *row, const struct cmp_cell *x)
+static void evidence(struct strbuf *b, const struct comparison *c, const struct cmp_row *row,
+		     const struct cmp_cell *x)
 {
 	struct strbuf s = { 0 };
+	char lo[32], hi[32], v[32];
 
 	if (!x->present || kind_shows_difference(row->kind))
 		return;
-	if (x->has_ci)
-		sb_addf(&s, "95%% CI %+.1f%% to %+.1f%%", x->ci_lo, x->ci_hi);
-	else
+	if (x->unresolved || row->unresolved) {
+		sb_addf(b, "%17snot a time: %d samples of %s and %d of %s are 0\n"
+			"%17sor less, the loop shorter than the clock resolves\n", "",
+			row->unresolved, c->runs[0].label, x->unresolved, c->runs[1].label, "");
+		return;
+	}
+	if (x->has_ci) {
+		fmt_pct(lo, sizeof(lo), x->ci_lo);
+		fmt_pct(hi, sizeof(hi), x->ci_hi);
+		sb_addf(&s, "95%% CI %s to %s", lo, hi);
+	} else {
 		sb_addf(&s, "no interval");
-	if (!isnan(row->floor))
-		sb_addf(&s, ", floor \xc2\xb1%.1f%%", row->floor);
-	if (x->tested)
-		sb_addf(&s, ", q = %.2g", x->q);
+	}
+	if (!isnan(x->floor)) {
+		fmt_compact(v, sizeof(v), x->floor, 1, false, "%");
+		sb_addf(&s, ", floor \xc2\xb1%s", v);
+	}
+	if (x->tested) {
+		fmt_p(v, sizeof(v), x->q);
+		sb_addf(&s, ", q %s", v);
+	}
 	if (x->inside_floor)
 		sb_addf(&s, ", inside the floor");
 	sb_addf(b, "%17s%s\n", "", s.s);
+	if (!isnan(x->detectable)) {
+		fmt_compact(v, sizeof(v), x->detectable, 1, true, "%");
+		sb_addf(b, "%17ssmallest change found with 80%% power: %s\n", "", v);
+	}
 	free(s.s);
 }
 
@@ -678,6 +941,7 @@ static void evidence(struct strbuf *b, const struct cmp_row *row, const struct c
 static void results(struct strbuf *b, const struct comparison *c)
 {
 	int hidden = 0, last_test = -1;
+	const char *note = NULL;
 
 	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
 		"boot; * beyond the floor and BH q < %g; counts as means and\n"
@@ -700,11 +964,18 @@ static void results(struct strbuf *b, const struct comparison *c)
 			continue;
 		}
 		if (first) {
+			/* What is said of a test's rows, once, under them. */
+			if (note)
+				wrap(b, 2, note);
+			note = NULL;
 			sb_addf(b, "\n%.*s\n", REPORT_WIDTH, row->spec + (strncmp(row->spec, "test=", 5) ? 0 : 5));
 			last_test = row->test;
 		}
-		value_spread(base, sizeof(base), row->base_value, row->base_within);
-		if (x->present) {
+		if (row->unresolved)
+			snprintf(base, sizeof(base), "%10s      ", "-");
+		else
+			value_spread(base, sizeof(base), row->base_value, row->base_within);
+		if (x->present && !x->unresolved && !row->unresolved) {
 			value_spread(other, sizeof(other), x->value, x->within);
 			change_text(pct, sizeof(pct), row, x);
 		}
@@ -720,9 +991,13 @@ static void results(struct strbuf *b, const struct comparison *c)
 		sb_addf(b, "%s %9s%s %s  %s", base, pct, x->present && x->significant ? "*" : " ",
 			other, strlen(title) > TITLE_WIDTH ? "" : title);
 		sb_endline(b);
-		evidence(b, row, x);
+		evidence(b, c, row, x);
 		free(title);
+		if (compare_row_note(c, row))
+			note = compare_row_note(c, row);
 	}
+	if (note)
+		wrap(b, 2, note);
 	if (hidden) {
 		char *more = xasprintf("%d more metrics (TSC cycles, which follow the times, "
 				       "times that did not change significantly and counts that "
@@ -769,6 +1044,7 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 				{ "idle slots", offsetof(struct mem_breakdown, idle) },
 			};
 			double total[2];
+			char change[32];
 
 			for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
 				double va = *(double *)((char *)&m[0] + parts[p].off);
@@ -778,8 +1054,10 @@ static void memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 			}
 			for (int r = 0; r < 2; r++)
 				total[r] = m[r].total;
-			sb_addf(b, "    %-22s %10.1f %10.1f %+7.1f%%\n", "total", total[0], total[1],
-				100 * (total[1] - total[0]) / total[0]);
+			fmt_fixed(change, sizeof(change), 100 * (total[1] - total[0]) / total[0], 1,
+				  true, "%");
+			sb_addf(b, "    %-22s %10.1f %10.1f %8s\n", "total", total[0], total[1],
+				change);
 		}
 		sb_addf(b, "    %-22s %10.0f %10.0f\n", "slab pages at the peak",
 			m[0].slab_pages, m[1].slab_pages);
@@ -956,7 +1234,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 	struct strbuf b = { 0 };
 
 	v.nr = slabmem_points(docs, n, v.phase, &v.pts);
-	subject(&b, c);
+	subject(&b, c, &v);
 	sb_addf(&b, "\n");
 	summary(&b, c, docs, &v);
 	setup(&b, c, docs);

@@ -170,6 +170,29 @@ int difference_ci(const struct summary *a, const struct summary *b, double alpha
 	return 0;
 }
 
+int detectable_difference(const struct summary *a, const struct summary *b, double alpha,
+			  double power, double gate, double *d)
+{
+	double va, vb, se2, df, se;
+
+	if (a->n < 2 || b->n < 2)
+		return -1;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	if (!isfinite(se2))
+		return -1;
+	if (se2 == 0) {
+		*d = gate;
+		return 0;
+	}
+	se = sqrt(se2);
+	df = satterthwaite(va / se2, a->n, vb / se2, b->n);
+	*d = fmax(gate, gsl_cdf_tdist_Qinv(alpha / 2, df) * se) +
+	     gsl_cdf_tdist_Pinv(power, df) * se;
+	return 0;
+}
+
 struct ranked {
 	double p;
 	size_t i;

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void sb_addf(struct strbuf *b, const char *fmt, ...)
 {
@@ -28,5 +29,27 @@ void sb_endline(struct strbuf *b)
 {
 	while (b->len && b->s[b->len - 1] == ' ')
 		b->len--;
+	sb_addf(b, "\n");
+}
+
+void sb_wrap(struct strbuf *b, int indent, int width, const char *text)
+{
+	int col = 0;
+
+	while (*text) {
+		size_t len = strcspn(text, " ");
+
+		if (col && col + 1 + (int)len > width) {
+			sb_addf(b, "\n%*s", indent, "");
+			col = indent;
+		} else if (col) {
+			sb_addf(b, " ");
+			col++;
+		}
+		sb_addf(b, "%.*s", (int)len, text);
+		col += len;
+		text += len;
+		text += strspn(text, " ");
+	}
 	sb_addf(b, "\n");
 }

@@ -14,4 +14,10 @@ void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(print
 /* Ends a line without trailing blanks, for diffable golden files. */
 void sb_endline(struct strbuf *b);
 
+/*
+ * The words of @text (blank-separated) as lines of at most @width
+ * columns but for a longer word, continuation lines indented by @indent.
+ */
+void sb_wrap(struct strbuf *b, int indent, int width, const char *text);
+
 #endif

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# A line per run with error bars (one standard deviation), from blocks of
+# A line per run with error bars (one standard deviation over boots), from blocks of
 # "x mean stddev" separated by two blank lines, each headed by its title.
 # Set by slabbench plot: datafile, outfile, termtype (png or svg),
 # charttitle, xlabel, ylabel, logx (0 or 1), nblocks.

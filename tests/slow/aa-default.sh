@@ -12,7 +12,7 @@
 opts=(--accel=tcg --workload=default)
 "$SB" noise --alloc=slub "${opts[@]}" -o "$TMP/noise-runs.json" >/dev/null 2>&1
 check "noise: floors of the default workload's times under TCG" \
-	jqt "$SLABBENCH_NOISE" '[.accels.tcg.tests[][]] | length > 20'
+	jqt "$SLABBENCH_NOISE" '[.accels.tcg.cpus[].tests[][]] | length > 20'
 "$SB" run --alloc=slub,slub "${opts[@]}" -o "$TMP/aa" >/dev/null 2>&1
 a=$(echo "$TMP"/aa/slub-default-*.json)
 b=$(echo "$TMP"/aa/slub-2-default-*.json)

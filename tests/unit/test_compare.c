@@ -69,6 +69,27 @@ static cJSON *first_cell(cJSON *j)
 	return cJSON_GetArrayItem(cJSON_GetObjectItem(m, "runs"), 0);
 }
 
+/* Whether @text has @want once wrapped lines are joined (a newline and its indent: a blank). */
+static bool says(const char *text, const char *want)
+{
+	char *flat = xstrdup(text), *o = flat;
+	bool ret;
+
+	for (const char *p = text; *p; p++) {
+		if (*p != '\n') {
+			*o++ = *p;
+			continue;
+		}
+		*o++ = ' ';
+		while (p[1] == ' ')
+			p++;
+	}
+	*o = '\0';
+	ret = strstr(flat, want) != NULL;
+	free(flat);
+	return ret;
+}
+
 static const double base_x[] = { 100, 102, 99, 101, 98 };
 static const double slow_x[] = { 120, 123, 118, 121, 122 };
 
@@ -261,7 +282,7 @@ static void test_exact_counts(void)
 {
 	const double x[] = { 64, 64, 64 }, y[] = { 32, 32, 32 };
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "higher", x, 3);
-	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "higher", y, 3), *large;
 	struct comparison c;
 	const struct cmp_cell *cell;
 	char *text;
@@ -277,6 +298,15 @@ static void test_exact_counts(void)
 	CHECK(strstr(text, "exact") && strstr(text, "-32 "), "the table shows the count's difference");
 	free(text);
 	compare_free(&c);
+	large = doc_new("w", "test=fastpath", "SLUB", "higher", (const double[]){ 94464, 94464, 94464 }, 3);
+	set_unit(large, "objects");
+	CHECK(build(&c, a, large) == 0, "a large count compared");
+	text = compare_text(&c);
+	CHECK(strstr(text, "+94400 ") && !strstr(text, "e+"),
+	      "a large difference in fixed notation, not +9.44e+04");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(large);
 	set_unit(a, "%");
 	set_unit(b, "%");
 	CHECK(build(&c, a, b) == 0, "a rate compared");
@@ -292,15 +322,17 @@ static void test_exact_counts(void)
 	cJSON_Delete(b);
 }
 
-/* A floor file with one entry: ns_per_op of test=fastpath under kvm. */
+/* A floor file with one entry: ns_per_op of test=fastpath under kvm at 2 CPUs, 5 boots a side. */
 static cJSON *floor_doc(double pct)
 {
 	cJSON *noise = noise_new(), *e;
 
 	e = cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
-		cJSON_AddObjectToObject(cJSON_GetObjectItem(noise, "accels"), "kvm"), "tests"),
+		cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+		cJSON_GetObjectItem(noise, "accels"), "kvm"), "cpus"), "2"), "tests"),
 		"test=fastpath"), "ns_per_op");
 	cJSON_AddNumberToObject(e, "floor_pct", pct);
+	cJSON_AddNumberToObject(e, "boots_per_side", 5);
 	return noise;
 }
 
@@ -322,9 +354,10 @@ static void test_floor(void)
 	CHECK(compare_regressions(&c, 0, &report) == 0, "and the gate does not trip");
 	free(report);
 	text = compare_text(&c);
-	CHECK(strstr(text, "25.0% floor\n") && !strstr(text, "*worse\n"),
+	CHECK(strstr(text, " 25.0% ") && strstr(text, "% floor\n") && !strstr(text, "*worse\n"),
 	      "the table prints the floor and marks the change as inside it");
-	CHECK(strstr(text, "noise floor: 1 of 1 metrics have one under kvm, from n.json") != NULL, "and says where it came from");
+	CHECK(says(text, "noise floor: 1 of 1 metrics have one under kvm at 2 CPUs, from "
+		   "n.json, scaled to the boots compared"), "and says where it came from");
 	free(text);
 	compare_free(&c);
 	CHECK(compare_build(&c, paths, docs, 2, 0.05, narrow, "n.json") == 0, "with a 10%% floor");
@@ -484,7 +517,7 @@ static void test_golden(void)
 	CHECK(want && !strcmp(text, want), "text output matches tests/data/compare.txt");
 	if (want && strcmp(text, want))
 		printf("#   got:\n%s", text);
-	CHECK(widest_line(text) <= 100, "text fits 100 columns");
+	CHECK(widest_line(text) <= 106, "text fits 106 columns");
 	free(text);
 	compare_free(&c);
 	CHECK(compare_build(&c, small, (const cJSON *const *)sdocs, 2, 0.05, NULL, NULL) == 0,
@@ -496,13 +529,13 @@ static void test_golden(void)
 	      "a sweep's labels are kept in JSON");
 	cJSON_Delete(j);
 	compare_free(&c);
-	/* Three other runs make a table each per test, each within 100 columns. */
+	/* Three other runs make a table each per test, each within 106 columns. */
 	CHECK(compare_build(&c, (const char *const[]){ small[0], small[1], small[1], small[1] },
 			    (const cJSON *const[]){ sdocs[0], sdocs[1], sdocs[1], sdocs[1] }, 4, 0.05,
 			    NULL, NULL) == 0,
 	      "four runs compared");
 	text = compare_text(&c);
-	CHECK(widest_line(text) <= 100 && strstr(text, "slub#4"), "four runs: 100 columns, unique labels");
+	CHECK(widest_line(text) <= 106 && strstr(text, "slub#4"), "four runs: 106 columns, unique labels");
 	free(text);
 	compare_free(&c);
 	for (int i = 0; i < 2; i++) {
@@ -513,8 +546,161 @@ static void test_golden(void)
 	free(want);
 }
 
+/* Normal draws from xorshift64 and Box-Muller: the same on every machine. */
+static double gauss(unsigned long long *s)
+{
+	double u, v;
+
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	u = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	v = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* @n boot medians of a kernel @factor times slower, spread as TCG's: 0.3 in logs. */
+static cJSON *synthetic(const char *variant, int n, double factor, unsigned long long *seed)
+{
+	double *x = xcalloc(n, sizeof(*x));
+	cJSON *doc;
+
+	for (int i = 0; i < n; i++)
+		x[i] = 100 * factor * exp(0.3 * gauss(seed));
+	doc = doc_new("w", "test=fastpath", variant, "lower", x, n);
+	free(x);
+	return doc;
+}
+
+/*
+ * The known answer of the noise floor: an A/A of 5 boots a side spread
+ * as TCG's (0.3 in logs) measures a floor above 20%, which as a fixed
+ * gate hid a 20% slowdown at any number of boots. Scaled to the boots
+ * compared, with the boots that noise says find 20%, a 20% slowdown is
+ * flagged in most of 20 draws (the power asked is 80%) and an A/A of as
+ * many boots is flagged in none.
+ */
+static void test_known_answer(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	unsigned long long seed = 0x9e3779b97f4a7c15ull;
+	cJSON *aa = synthetic("SLAB", 10, 1, &seed), *noise = noise_new();
+	int k = 0, n, slow = 0, same = 0, reps = 20;
+	double floor, sd;
+
+	CHECK(noise_measure(noise, (const char *const[]){ "aa.json" }, (const cJSON *const *)&aa,
+			    1) == 1, "known answer: the A/A of 10 boots measured");
+	floor = noise_floor(noise, "kvm", 2, "test=fastpath", "ns_per_op", &k);
+	sd = noise_sd_log(noise, "kvm", 2, "test=fastpath", "ns_per_op");
+	n = noise_boots_needed(sd, floor, k, 20, 0.05);
+	CHECK(k == 5 && floor > 20, "known answer: the floor at 5 boots a side is %.1f%%, above 20%%",
+	      floor);
+	CHECK(n > 5 && n <= 100, "known answer: noise asks for %d boots a side to find 20%% "
+	      "(spread %.3f)", n, sd);
+	for (int r = 0; r < reps && n > 0; r++) {
+		cJSON *a = synthetic("SLAB", n, 1, &seed);
+		cJSON *b = synthetic("SLUB", n, 1.2, &seed);
+		cJSON *c2 = synthetic("SLUB", n, 1, &seed);
+		struct comparison c;
+
+		if (!compare_build(&c, paths, (const cJSON *const[]){ a, b }, 2, 0.05, noise, "n"))
+			slow += c.rows[0].cells[0].significant && c.rows[0].cells[0].worse;
+		compare_free(&c);
+		if (!compare_build(&c, paths, (const cJSON *const[]){ a, c2 }, 2, 0.05, noise, "n"))
+			same += c.rows[0].cells[0].significant;
+		compare_free(&c);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+		cJSON_Delete(c2);
+	}
+	CHECK(slow >= 14, "known answer: a 20%% slowdown flagged in %d of %d draws of %d boots "
+	      "a side", slow, reps, n);
+	CHECK(same == 0, "known answer: an A/A of as many boots flagged in %d of %d draws", same,
+	      reps);
+	cJSON_Delete(aa);
+	cJSON_Delete(noise);
+}
+
+/*
+ * A loop shorter than the clock resolves: fastpath with iters=100 gave
+ * net times of -5465 and -240 ns per op. Not a time: no value, no
+ * change, no test, and a warning that says why.
+ */
+static void test_unresolved(void)
+{
+	const double x[] = { 12, -5465, 30, -240, 8 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
+	struct comparison c;
+	char *text, *report;
+	bool warned = false;
+
+	CHECK(build(&c, a, b) == 0, "unresolved: compared");
+	CHECK(c.rows[0].cells[0].unresolved == 2 && !c.rows[0].cells[0].tested &&
+	      !c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].significant,
+	      "unresolved: 2 samples <= 0, so no change and no test");
+	for (int i = 0; i < c.nr_warnings; i++)
+		warned |= strstr(c.warnings[i], "2 of 5 samples are 0 or less") &&
+			  strstr(c.warnings[i], "shorter than the clock resolves");
+	CHECK(warned, "unresolved: a warning says why");
+	text = compare_text(&c);
+	CHECK(strstr(text, "unresolved\n") && !strstr(text, "-5465") && !strstr(text, "n/a"),
+	      "unresolved: the table marks it and prints no time");
+	free(text);
+	CHECK(compare_regressions(&c, 0, &report) == 0, "unresolved: never a regression");
+	free(report);
+	compare_free(&c);
+	CHECK(build(&c, b, a) == 0 && c.rows[0].unresolved == 2 &&
+	      !c.rows[0].cells[0].tested, "unresolved: in the base too");
+	compare_free(&c);
+	set_unit(a, "cycles");
+	set_unit(b, "cycles");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
+	      !c.rows[0].cells[0].has_pct, "unresolved: the TSC twin of such a time as well");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/* Each tested time says the smallest change it could have found. */
+static void test_power(void)
+{
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 5);
+	struct comparison c;
+	const struct cmp_row *best;
+	int able;
+	char *text;
+	struct summary la, lb;
+	double lx[5], d;
+
+	for (int i = 0; i < 5; i++)
+		lx[i] = log(base_x[i]);
+	summarize(lx, 5, &la);
+	lb = la;
+	detectable_difference(&la, &lb, 0.05, CMP_POWER, 0, &d);
+	CHECK(build(&c, a, b) == 0, "power: compared");
+	CHECK_NEAR(c.rows[0].cells[0].detectable, 100 * expm1(d), 1e-9,
+		   "power: the detectable rise from the boots' logs (%.2f%%)", 100 * expm1(d));
+	CHECK(compare_power(&c, 1, &able, &best) == 1 && able == 1 && best == &c.rows[0],
+	      "power: one tested time, able to find 5%%");
+	c.matters = 1;
+	CHECK(compare_power(&c, 1, &able, &best) == 1 && able == 0,
+	      "power: but not 1%%");
+	text = compare_text(&c);
+	CHECK(says(text, "0 of 1 tested times could detect a change of 1%; the smallest "
+		   "detectable is") && says(text, "a change of 1% could have gone unseen in every one"),
+	      "power: the table says so");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 int main(void)
 {
+	test_known_answer();
+	test_unresolved();
+	test_power();
 	test_equal();
 	test_regression();
 	test_higher_is_better();

@@ -17,7 +17,9 @@ static cJSON *aa_doc(const char *variant, const double *x, int n)
 
 	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
 	cJSON_AddStringToObject(doc, "status", "complete");
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "vm"), "accel", "tcg");
+	c = cJSON_AddObjectToObject(doc, "vm");
+	cJSON_AddStringToObject(c, "accel", "tcg");
+	cJSON_AddNumberToObject(c, "cpus", 2);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "w");
 	t = cJSON_CreateObject();
@@ -45,8 +47,8 @@ static cJSON *aa_doc(const char *variant, const double *x, int n)
 static double entry_num(const cJSON *noise, const char *key)
 {
 	const cJSON *e = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
-		cJSON_GetObjectItem(cJSON_GetObjectItem(noise, "accels"), "tcg"), "tests"),
-		"test=fastpath"), "ns_per_op"), key);
+		cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		noise, "accels"), "tcg"), "cpus"), "2"), "tests"), "test=fastpath"), "ns_per_op"), key);
 
 	return cJSON_IsNumber(e) ? e->valuedouble : NAN;
 }
@@ -61,18 +63,24 @@ static void test_known_splits(void)
 	const double x[] = { 100, 100, 110, 110 };
 	const char *paths[] = { "a.json" };
 	cJSON *doc = aa_doc("slub", x, 4), *noise = noise_new();
+	int k = 0;
 
 	CHECK(noise_measure(noise, paths, (const cJSON *const *)&doc, 1) == 1,
 	      "noise: one time metric measured, the count left out");
 	CHECK(entry_num(noise, "splits") == 3 && entry_num(noise, "boots_per_side") == 2,
 	      "noise: 4 boots, 3 splits of 2 a side");
 	CHECK_NEAR(entry_num(noise, "abs_change_pct_max"), 10, 1e-9, "noise: the largest change is 10%%");
-	CHECK_NEAR(noise_floor(noise, "tcg", "test=fastpath", "ns_per_op"), 9, 1e-9,
+	CHECK_NEAR(noise_floor(noise, "tcg", 2, "test=fastpath", "ns_per_op", &k), 9, 1e-9,
 		   "noise: the floor is the 95th percentile of |change|, 9%%");
-	CHECK(isnan(noise_floor(noise, "kvm", "test=fastpath", "ns_per_op")) &&
-	      isnan(noise_floor(noise, "tcg", "test=fastpath", "objects")) &&
-	      isnan(noise_floor(NULL, "tcg", "test=fastpath", "ns_per_op")),
-	      "noise: no floor for another accelerator, a count, or no file");
+	CHECK(k == 2, "noise: measured between halves of 2 boots");
+	/* The logarithms of 100, 100, 110, 110: sd = log(1.1) / sqrt(3). */
+	CHECK_NEAR(entry_num(noise, "sd_log"), log(1.1) / sqrt(3), 1e-12,
+		   "noise: the spread of the boots' logarithms is kept");
+	CHECK(isnan(noise_floor(noise, "kvm", 2, "test=fastpath", "ns_per_op", &k)) &&
+	      isnan(noise_floor(noise, "tcg", 4, "test=fastpath", "ns_per_op", &k)) &&
+	      isnan(noise_floor(noise, "tcg", 2, "test=fastpath", "objects", &k)) &&
+	      isnan(noise_floor(NULL, "tcg", 2, "test=fastpath", "ns_per_op", &k)),
+	      "noise: no floor for another accelerator, CPU count, a count, or no file");
 	cJSON_Delete(doc);
 	cJSON_Delete(noise);
 }
@@ -86,13 +94,14 @@ static void test_pooled(void)
 	cJSON *noise = noise_new(), *runs;
 
 	cJSON_AddNumberToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
-		cJSON_AddObjectToObject(cJSON_GetObjectItem(noise, "accels"), "tcg"), "tests"),
+		cJSON_AddObjectToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+		cJSON_GetObjectItem(noise, "accels"), "tcg"), "cpus"), "2"), "tests"),
 		"test=fastpath"), "ns_per_op"), "floor_pct", 50);
 	CHECK(noise_measure(noise, paths, (const cJSON *const *)docs, 2) == 1,
 	      "noise: two files measured together");
 	CHECK(entry_num(noise, "splits") == 10 && entry_num(noise, "boots_per_side") == 3,
 	      "noise: 6 boots pooled, C(5, 2) = 10 splits");
-	CHECK(noise_floor(noise, "tcg", "test=fastpath", "ns_per_op") == 0,
+	CHECK(noise_floor(noise, "tcg", 2, "test=fastpath", "ns_per_op", &(int){ 0 }) == 0,
 	      "noise: the same every boot, a floor of 0 replaces the old 50");
 	runs = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(noise, "accels"), "tcg"), "runs");
 	CHECK(cJSON_GetArraySize(runs) == 1 &&
@@ -152,6 +161,9 @@ static void test_file(void)
 	write_file_atomic(bad, "{\"schema\": 2}", 13);
 	CHECK(!noise_load(bad, &missing) && !missing, "noise: another schema is an error");
 	write_file_atomic(path, "{\"schema\": 1, \"accels\": {}}", 27);
+	CHECK(!noise_load(path, &missing) && missing,
+	      "noise: a file of schema 1 (no CPU counts) is not used, as if missing");
+	write_file_atomic(path, "{\"schema\": 2, \"accels\": {}}", 27);
 	n = noise_load(path, &missing);
 	CHECK(n && !missing, "noise: an empty floor file loads");
 	cJSON_Delete(n);
@@ -166,8 +178,40 @@ static void test_file(void)
 	free(path);
 }
 
+/*
+ * The scaling: a floor of k boots a side at k against k is itself; at
+ * 4k against 4k its logarithm halves; fewer boots raise it.
+ */
+static void test_scaled(void)
+{
+	double f = noise_floor_scaled(44, 5, 20, 20);
+
+	CHECK_NEAR(noise_floor_scaled(44, 5, 5, 5), 44, 1e-9, "noise: the floor at its own boots");
+	CHECK_NEAR(f, 100 * (sqrt(1.44) - 1), 1e-9, "noise: 4 times the boots halve its log (x1.44 to x1.2)");
+	CHECK(noise_floor_scaled(44, 5, 3, 3) > 44, "noise: fewer boots, a higher floor");
+}
+
+/*
+ * Boots needed: with the boots' logarithms spread by 0.3 (TCG) and no
+ * floor, n a side find a change of 20% when (t(0.975, df) + t(0.8, df))
+ * 0.3 sqrt(2/n) <= log(1.2) = 0.18232, df = 2n - 2: n = 44 ((1.9879 +
+ * 0.8458) 0.3 sqrt(2/44) = 0.18125 at 86 df; 43 give 0.18339).
+ */
+static void test_boots_needed(void)
+{
+	int n = noise_boots_needed(0.3, NAN, 0, 20, 0.05);
+
+	CHECK(n == 44, "noise: 44 boots a side find 20%% at a spread of 0.3 (got %d)", n);
+	CHECK(noise_boots_needed(0.3, 44, 5, 20, 0.05) >= n,
+	      "noise: a floor never lowers the boots needed");
+	CHECK(noise_boots_needed(0.3, NAN, 0, 0.001, 0.05) == -1,
+	      "noise: a change too small for any number of boots");
+}
+
 int main(void)
 {
+	test_scaled();
+	test_boots_needed();
 	test_known_splits();
 	test_pooled();
 	test_refusals();

@@ -231,8 +231,43 @@ static void test_census_charts(void)
 		cJSON_Delete(docs[i]);
 }
 
+/*
+ * The sizes chart's error bars are over boots: boots of repeats 100, 100,
+ * 300 and 200, 200, 200 have medians 100 and 200, so a mean of 150 and a
+ * standard deviation of 70.7107 (pooled repeats would give 183.333 and
+ * 75.2773).
+ */
+static void test_sizes_boots(void)
+{
+	static const char *const json = "{\"schema\":1,\"status\":\"complete\","
+		"\"vm\":{\"accel\":\"kvm\",\"cpus\":1},\"kernel\":{\"variant\":\"slub\"},"
+		"\"workload\":{\"name\":\"w\"},\"tests\":[{\"test\":\"sizes\","
+		"\"spec\":\"test=sizes\",\"metrics\":{\"ns_per_op[size=64]\":{\"unit\":\"ns\","
+		"\"better\":\"lower\",\"labels\":{\"size\":64},"
+		"\"samples\":[100,100,300,200,200,200],"
+		"\"boots\":[[100,100,300],[200,200,200]]}}}]}";
+	static const char *const names[] = { "sizes.png", "sizes.svg", "sizes.dat" };
+	char dir[] = "/tmp/slabbench-plot-XXXXXX";
+	cJSON *doc = cJSON_Parse(json);
+
+	CHECK(doc && mkdtemp(dir), "sizes: a run of two boots, scratch directory made");
+	CHECK(plot_results((const cJSON *const *)&doc, 1, dir, &(struct plot_opts){ 0 }) == 0,
+	      "sizes: drawn");
+	CHECK(file_has(dir, "sizes.dat", "\"slub\"\n64 150 70.7107\n"),
+	      "sizes: the mean and standard deviation of boot medians, not of pooled repeats");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
+	test_sizes_boots();
 	test_all_charts();
 	test_missing();
 	test_census_charts();

@@ -9,6 +9,7 @@
 #include "slabmem.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -30,6 +31,31 @@ static const char *const paths[] = {
 static const char *const golden_paths[] = {
 	"tests/data/report5-slab.json", "tests/data/report5-slub.json",
 };
+
+static bool says(const char *text, const char *want);
+
+/* No "9.44e+04", no "-0", "-0.0%" or "-0.00pp": numbers a mail can carry. */
+static bool mail_numbers(const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (p > text && isdigit((unsigned char)p[-1]) && (*p == 'e' || *p == 'E') &&
+		    (p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])) {
+			printf("# an exponent: '%.12s'\n", p - 1);
+			return false;
+		}
+		if (*p == '-' && p[1] == '0') {
+			const char *q = p + 1;
+
+			while (*q == '0' || *q == '.')
+				q++;
+			if (!isdigit((unsigned char)*q)) {
+				printf("# a negative zero: '%.12s'\n", p);
+				return false;
+			}
+		}
+	}
+	return true;
+}
 
 static void test_golden(void)
 {
@@ -63,6 +89,18 @@ static void test_golden(void)
 	      "report: names boots per side, preemption, emulation and the floor");
 	CHECK(strstr(text, "(ns, emulated)") && strstr(text, "floor \xc2\xb1"),
 	      "report: emulated times marked, the floor beside each change");
+	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: slab and per-CPU memory x1.09 "
+		       "(95% CI\n x1.08 to x1.09); times inconclusive: could detect +84.4%, not "
+		       "5%\n", 134),
+	      "report: the subject carries the memory result and calls the times inconclusive, "
+	      "with the smallest change they could have found");
+	CHECK(says(text, "0 of 3 could have found a change of 5%: on the times the comparison "
+		   "is inconclusive"), "report: the summary says so");
+	CHECK(says(text, "smallest change found with 80% power: +84.4%"),
+	      "report: each tested time with its detectable change");
+	CHECK(says(text, "SLUB's free miss is __slab_free(): a lockless cmpxchg"),
+	      "report: a note beside SLUB's free slow path");
+	CHECK(mail_numbers(text), "report: no exponent and no negative zero");
 out:
 	cJSON_Delete(noise);
 	free(text);
@@ -70,8 +108,6 @@ out:
 	compare_free(&c);
 	compare_unload(docs, 2);
 }
-
-static bool says(const char *text, const char *want);
 
 /* One test, metrics ns_a and ns_b in ns, each sample a boot of its own. */
 static cJSON *two_metrics(const char *variant, const double *a, const double *b, int n)
@@ -125,8 +161,10 @@ static void test_subject(void)
 	      c.rows[0].cells[0].significant && c.rows[1].cells[0].significant &&
 	      c.rows[1].cells[0].q < c.rows[0].cells[0].q, "subject: both changes significant");
 	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
-	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: fastpath.ns_b +10.0% regression\n",
-		       67), "subject: the strongest evidence (+10%%), not the largest change (+50%%)");
+	CHECK(says(text, "Subject: [slabbench] slub vs slab: fastpath time b +10.0% regression "
+		   "(KVM time, 95% CI +"),
+	      "subject: the strongest evidence (+10%%), not the largest change (+50%%), in words "
+	      "and with its kind");
 	free(text);
 	compare_free(&c);
 	CHECK(compare_build(&c, p, (const cJSON *const *)few, 2, 0.05, NULL, NULL) == 0,
@@ -308,9 +346,11 @@ static void test_census_few_boots(void)
 		   "of slab and x1.04 its "
 		   "bytes beyond live objects; no confidence interval, which needs 5 boots a "
 		   "side."), "census report: the ratios with fewer than 5 boots, and why no interval");
-	CHECK(says(text, "The 30% does not appear at 1 CPU: slub held 0.59 MiB of slab and per-CPU "
-		   "memory against 0.59 MiB for slab (x1.00)."),
-	      "census report: the 30%% does not appear, with the numbers");
+	CHECK(says(text, "At 1 CPU the 30% is inconclusive in slab and per-CPU memory: slub held "
+		   "0.59 MiB against 0.59 MiB for slab, x1.00, with no interval (5 boots a side "
+		   "needed). In bytes beyond live objects it is inconclusive: x1.04, with no "
+		   "interval"),
+	      "census report: without an interval the 30%% is inconclusive, with the numbers");
 	CHECK(says(text, "1 2/2 1/3 Slab 0.19 0.19 x1.01 -"),
 	      "census report: the table, no interval");
 	CHECK(says(text, "95% CI -: none, a side has fewer boots than that."),
@@ -339,8 +379,12 @@ static void test_census_interval(void)
 			 "and per-CPU memory (Slab + Percpu) of slab", b.mean / a.mean, 1 + lo / 100, 1 + hi / 100);
 	CHECK(lo < hi && says(text, want),
 	      "census report: the ratio with its 95%% interval, in the held phase by default");
-	CHECK(b.mean / a.mean >= 1.3 && says(text, "The 30% appears at 4 CPUs"),
-	      "census report: the 30%% appears where the ratio reaches 1.3 (x%.2f)", b.mean / a.mean);
+	CHECK(1 + lo / 100 > 1.3 && says(text, "At 4 CPUs the 30% appears in slab and per-CPU "
+					  "memory") && says(text, "above x1.30"),
+	      "census report: the 30%% appears where the whole interval is above x1.30 (from "
+	      "x%.2f)", 1 + lo / 100);
+	CHECK(says(text, "Subject: [slabbench] slub vs slab: slab and per-CPU memory x1.69 (95% "
+		   "CI x"), "census report: the memory result in the subject, with its interval");
 	free(want);
 	free(text);
 	text = census_report(fs, 2, "after");
@@ -361,6 +405,9 @@ static void test_census_steady(void)
 
 	CHECK(says(text, "slub held x0.99 (the same in every boot) the slab and per-CPU memory"),
 	      "census report: no spread over boots, said so");
+	CHECK(says(text, "At 1 CPU the 30% does not appear in slab and per-CPU memory") &&
+	      says(text, "x0.99 (the same in every boot), below x1.30"),
+	      "census report: the same in every boot and below x1.30: does not appear");
 	CHECK(says(text, "1 2/2 5/5 Slab 0.19 0.19 x1.00 1.00-1.00"),
 	      "census report: the table's interval of nothing");
 	free(text);
@@ -384,11 +431,11 @@ static void test_census_sets(void)
 
 	CHECK(at2 && at8 && at2 < at8 && !strstr(text, "\n     16 "),
 	      "census report: a block per CPU count both sides have, fewest first");
-	CHECK(says(text, "The 30% does not appear at 2 CPUs") &&
-	      says(text, "The 30% does not appear at 8 CPUs"),
-	      "census report: the verdict at each count");
+	CHECK(says(text, "At 2 CPUs the 30% is inconclusive") &&
+	      says(text, "At 8 CPUs the 30% is inconclusive"),
+	      "census report: the verdict at each count (one boot: no interval)");
 	CHECK(says(text, " 4/2 2/2 1/1 Slab ") && says(text, "CPUs 8/2: 8 CPUs on 2 NUMA nodes.") &&
-	      says(text, "The 30% does not appear at 4 CPUs on 2 nodes"),
+	      says(text, "At 4 CPUs on 2 nodes the 30% is inconclusive"),
 	      "census report: NUMA guests apart, and said so");
 	free(text);
 	text = census_report(slubs, 2, NULL);
@@ -397,8 +444,70 @@ static void test_census_sets(void)
 	free(text);
 }
 
+/*
+ * An interval that holds x1.30: SLUB with 25 more empty slabs a CPU at 2
+ * CPUs holds x1.30 (95% CI x1.29 to x1.30) of SLAB's: neither verdict.
+ */
+static void test_census_inconclusive(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 6, "t2.0s", 0, false }, { "slub", "SLUB", 2, 1, 5, "t2.0s", 25, false },
+	};
+	char *text = census_report(fs, 2, NULL);
+
+	CHECK(says(text, "At 2 CPUs the 30% is inconclusive in slab and per-CPU memory") &&
+	      says(text, "an interval that holds x1.30"),
+	      "census report: an interval across x1.30 is inconclusive, with its numbers");
+	free(text);
+}
+
+/* Times emulated: labelled so; and the cost model's exact count before them. */
+static void test_subject_kinds(void)
+{
+	static const char *const p[] = { "a.json", "b.json" };
+	const double a1[] = { 100, 130, 80, 110, 95 }, b1[] = { 150, 195, 120, 165, 142 };
+	const double a2[] = { 100, 100.1, 99.9, 100.2, 99.8 }, b2[] = { 110, 110.1, 109.9, 110.2, 109.8 };
+	cJSON *docs[] = { two_metrics("slab", a1, a2, 5), two_metrics("slub", b1, b2, 5) };
+	struct comparison c;
+	char *text;
+
+	for (int i = 0; i < 2; i++) {
+		cJSON *vm = cJSON_GetObjectItem(docs[i], "vm");
+
+		cJSON_ReplaceItemInObject(vm, "accel", cJSON_CreateString("tcg"));
+		cJSON_AddTrueToObject(vm, "emulated_time");
+	}
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "subject kinds: emulated runs compared");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "Subject: [slabbench] slub vs slab: fastpath time b +10.0% regression "
+		   "(emulated TCG time, 95% CI"), "subject kinds: an emulated time says so");
+	free(text);
+	compare_free(&c);
+	for (int i = 0; i < 2; i++) {
+		cJSON *metrics = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(docs[i],
+								"tests"), 0), "metrics");
+		cJSON *m = cJSON_DetachItemFromObject(metrics, "ns_a");
+
+		cJSON_ReplaceItemInObject(m, "unit", cJSON_CreateString("insns/op"));
+		cJSON_AddItemToObject(metrics, "insns_per_op", m);
+	}
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "subject kinds: with exact counts compared");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "Subject: [slabbench] slub vs slab: fastpath instructions per op +49.9% "
+		   "regression (exact count)"),
+	      "subject kinds: the exact count before the emulated time of the same test");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 int main(void)
 {
+	test_census_inconclusive();
+	test_subject_kinds();
 	test_subject();
 	test_config_diff();
 	test_config_family();

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of numfmt: no exponent, no negative zero. */
+#define _GNU_SOURCE
+#include "check.h"
+#include "numfmt.h"
+
+#include <math.h>
+
+int main(void)
+{
+	char b[64];
+
+	fmt_fixed(b, sizeof(b), -0.04, 1, true, "%");
+	CHECK_STR(b, "0.0%", "fixed: -0.04 to one decimal is 0.0%%, not -0.0%%");
+	fmt_fixed(b, sizeof(b), -0.4, 0, true, "");
+	CHECK_STR(b, "0", "fixed: -0.4 to none is 0, not -0");
+	fmt_fixed(b, sizeof(b), 0, 2, true, "pp");
+	CHECK_STR(b, "0.00pp", "fixed: zero carries no sign");
+	fmt_fixed(b, sizeof(b), 12.345, 1, true, "%");
+	CHECK_STR(b, "+12.3%", "fixed: a sign when asked");
+	fmt_fixed(b, sizeof(b), -12.345, 1, false, "");
+	CHECK_STR(b, "-12.3", "fixed: a negative keeps its sign");
+	fmt_fixed(b, sizeof(b), NAN, 1, true, "%");
+	CHECK_STR(b, "n/a", "fixed: NaN is n/a");
+	fmt_compact(b, sizeof(b), 94400, 2, true, "%");
+	CHECK_STR(b, "+94400%", "compact: no decimals from 1000");
+	fmt_compact(b, sizeof(b), 999.5, 1, true, "%");
+	CHECK_STR(b, "+999.5%", "compact: decimals below 1000");
+	fmt_sig(b, sizeof(b), 94400, 3, true, "");
+	CHECK_STR(b, "+94400", "sig: 94400, not +9.44e+04");
+	fmt_sig(b, sizeof(b), 1e12, 3, false, "");
+	CHECK_STR(b, "1000000000000", "sig: a large value in fixed notation");
+	fmt_sig(b, sizeof(b), -50, 4, true, "");
+	CHECK_STR(b, "-50", "sig: trailing zeros and the point dropped");
+	fmt_sig(b, sizeof(b), 0.5, 4, true, "");
+	CHECK_STR(b, "+0.5", "sig: a fraction");
+	fmt_sig(b, sizeof(b), 9.9996, 4, false, "");
+	CHECK_STR(b, "10", "sig: rounding that carries a digit");
+	fmt_sig(b, sizeof(b), 0.00012345, 3, false, "");
+	CHECK_STR(b, "0.000123", "sig: a small value to its significant digits");
+	fmt_sig(b, sizeof(b), 0, 3, true, "");
+	CHECK_STR(b, "0", "sig: zero");
+	fmt_p(b, sizeof(b), 0.3712);
+	CHECK_STR(b, "= 0.37", "p: two digits");
+	fmt_p(b, sizeof(b), 0.00123);
+	CHECK_STR(b, "= 0.0012", "p: small, still fixed");
+	fmt_p(b, sizeof(b), 3.2e-7);
+	CHECK_STR(b, "< 0.001", "p: tiny, bounded rather than 3.2e-07");
+	return check_done();
+}
