@@ -23,7 +23,7 @@ CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LIBS := -lcjson -lgsl -lgslcblas -lm
+LIBS := -lcjson -lgsl -lgslcblas -lm -pthread
 
 # Unit tests also link zlib: tests/unit/png.h checks the charts.
 # Every cli/*.c is a library shared by the commands and the unit tests,
