@@ -17,7 +17,8 @@ int cmd_run(int argc, char **argv)
 			 "runs the workload's tests in slabbench.ko and writes one results JSON\n"
 			 "per allocator and CPU count. The boots of the allocators at one CPU\n"
 			 "count alternate. Guests with more vCPUs than the host has cores run\n"
-			 "under single-threaded TCG.\n",
+			 "under single-threaded TCG. With -j N, N guests run at once: use it for\n"
+			 "exact counts (--accel=cost) and the census, not for times.\n",
 	};
 	struct runner_opts o = {
 		.allocs = "slub", .workload = "quick", .boots = RUN_BOOTS,
@@ -39,6 +40,7 @@ int cmd_run(int argc, char **argv)
 		  .max = 100, .help = "independent boots per allocator, interleaved\n"
 				      "(A B A B); compare tests across boots",
 		  .deftext = RUNNER_STR(RUN_BOOTS) },
+		OPT_JOBS(&o.jobs),
 		OPT_BOOLEAN(0, "slub-sysfs", &o.slub_sysfs,
 			    "check each census cache against SLUB's\n"
 			    "/sys/kernel/slab too; off by default: reading it\n"
