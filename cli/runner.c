@@ -12,6 +12,7 @@
 #include "json.h"
 #include "results.h"
 #include "schema.h"
+#include "slurm.h"
 #include "stats.h"
 #include "util.h"
 #include "workload.h"
@@ -428,6 +429,7 @@ struct variant_run {
 	struct plan *plan;
 	bool perf;
 	struct guest_stage *slots;	/* o->jobs of them */
+	char *name;		/* the variant's, "-2" after it the second time in the list */
 };
 
 /*
@@ -724,6 +726,7 @@ static int variant_close(struct variant_run *v, bool quiet, long jobs)
 	for (long s = 1; s < jobs; s++)
 		guest_unstage(&v->slots[s]);
 	free(v->slots);
+	free(v->name);
 	plan_free(v->plan);
 	free(v->alloc_config);
 	free(v->build_config);
@@ -786,6 +789,52 @@ static void point_pin(struct point_run *p)
 			need == 1 ? "" : "s", p->nr_allowed);
 }
 
+/* Builds (if needed) and stages every allocator at @cpus vCPUs, names its results. */
+static void point_open(struct point_run *p, const struct runner_opts *o, long cpus,
+		       char **variants, int nr, const struct workload *w, const bool *profiled,
+		       bool one_file)
+{
+	struct vm_opts vm = o->vm;
+
+	*p = (struct point_run){ .o = o, .runs = xcalloc(nr, sizeof(*p->runs)), .nr = nr };
+	vm.cpus = cpus;
+	vm.mem = vm_mem_mb(&o->vm, cpus);
+	for (int i = 0; i < nr; i++) {
+		struct variant_run *v = &p->runs[i];
+		int same = 0;
+		char *name;
+
+		/* An A/A run names one variant twice: slub, then slub-2. */
+		for (int j = 0; j < i; j++)
+			same += !strcmp(variants[j], variants[i]);
+		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
+		v->out = one_file ? xstrdup(o->output) :
+			 default_output(o->output ? o->output : "results", name, w, &vm);
+		v->name = name;
+		variant_open(v, variants[i], &vm, w, profiled, o->slub_sysfs, o->jobs);
+		if (v->doc) {
+			cJSON *d = cJSON_GetObjectItemCaseSensitive(v->doc, "vm");
+
+			cJSON_AddNumberToObject(d, "jobs", o->jobs);
+			cJSON_AddStringToObject(d, "engine", o->engine ? o->engine : "local");
+		}
+	}
+	p->tasks = xcalloc((size_t)o->boots * nr, sizeof(*p->tasks));
+}
+
+/* Saves each allocator's results; 0 when every one ran its whole workload. */
+static int point_close(struct point_run *p)
+{
+	int failed = 0;
+
+	for (int i = 0; i < p->nr; i++)
+		failed |= variant_close(&p->runs[i], p->o->quiet, p->o->jobs) != 0;
+	free(p->tasks);
+	free(p->allowed);
+	free(p->runs);
+	return failed;
+}
+
 /*
  * Every allocator at @cpus vCPUs, their boots interleaved (A B A B): what
  * drifts on the host over the run falls on all of them alike. With -j the
@@ -796,38 +845,118 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
 		     const struct workload *w, const bool *profiled, bool one_file)
 {
 	static const struct jobs_ops ops = { boot_start, boot_work, boot_finish };
-	struct variant_run *runs = xcalloc(nr, sizeof(*runs));
-	struct point_run p = { .o = o, .runs = runs, .nr = nr };
-	struct vm_opts vm = o->vm;
-	int failed = 0;
+	struct point_run p;
 
-	vm.cpus = cpus;
-	vm.mem = vm_mem_mb(&o->vm, cpus);
-	for (int i = 0; i < nr; i++) {
-		int same = 0;
-		char *name;
-
-		/* An A/A run names one variant twice: slub, then slub-2. */
-		for (int j = 0; j < i; j++)
-			same += !strcmp(variants[j], variants[i]);
-		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
-		runs[i].out = one_file ? xstrdup(o->output) :
-			      default_output(o->output ? o->output : "results", name, w, &vm);
-		free(name);
-		variant_open(&runs[i], variants[i], &vm, w, profiled, o->slub_sysfs, o->jobs);
-		if (runs[i].doc)
-			cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(runs[i].doc, "vm"),
-						"jobs", o->jobs);
-	}
+	point_open(&p, o, cpus, variants, nr, w, profiled, one_file);
 	point_pin(&p);
-	p.tasks = xcalloc((size_t)o->boots * nr, sizeof(*p.tasks));
 	jobs_run((int)o->boots * nr, (int)o->jobs, &ops, &p);
 	progress_done();
-	for (int i = 0; i < nr; i++)
-		failed |= variant_close(&runs[i], o->quiet, o->jobs) != 0;
-	free(p.tasks);
-	free(p.allowed);
-	free(runs);
+	return point_close(&p);
+}
+
+/*
+ * What a boot's outcome depends on: the kernel, module and base
+ * initramfs (their paths name their inputs' hashes), the guest machine
+ * and the plan. A resubmission reuses an outcome only when it is equal.
+ */
+static char *task_key(const struct variant_run *v, const struct vm_config *c)
+{
+	return xasprintf("%s %s %s %s %s %d %d %d %s %s\n%s", c->kernel, v->rg.g.module,
+			 v->rg.g.initramfs, v->perf ? "perf" : "-", c->accel, c->cpus,
+			 c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
+			 c->cost_geometry ? c->cost_geometry : "", plan_text(v->plan));
+}
+
+/* DIR/slurm/NAME-cpusN[-numaM]-bootB: a boot's task directory, the same on resubmission. */
+static char *task_dir(const struct runner_opts *o, const struct boot_task *t)
+{
+	char numa[32] = "";
+
+	if (t->vm.numa_nodes > 1)
+		snprintf(numa, sizeof(numa), "-numa%d", t->vm.numa_nodes);
+	return xasprintf("%s/slurm/%s-cpus%d%s-boot%d", o->output ? o->output : "results",
+			 t->v->name, t->vm.cpus, numa, t->index);
+}
+
+/*
+ * --engine=slurm: every boot of every point one task of a single job
+ * array, those with an outcome of the same guest from an earlier
+ * submission left out; then each boot recorded in the interleaved order
+ * as a local run records it. A task that left no outcome is named, with
+ * its logs.
+ */
+static int run_slurm(const struct runner_opts *o, char **variants, int nr,
+		     const struct workload *w, const bool *profiled)
+{
+	int np = o->vm.cpus_list.n, nt = (int)o->boots * nr, submit = 0, failed = 0;
+	struct point_run *points = xcalloc(np, sizeof(*points));
+	char **dirs = xcalloc((size_t)np * nt, sizeof(*dirs));
+	char **sub = xcalloc((size_t)np * nt, sizeof(*sub));
+	int *index = xcalloc((size_t)np * nt, sizeof(*index));
+	char *jobdir = xasprintf("%s/slurm", o->output ? o->output : "results");
+	bool *started = xcalloc((size_t)np * nt, sizeof(*started));
+
+	for (int k = 0; k < np; k++) {
+		point_open(&points[k], o, o->vm.cpus_list.v[k], variants, nr, w, profiled, false);
+		for (int t = 0; t < nt; t++) {
+			struct boot_task *bt = &points[k].tasks[t];
+			char *key;
+			int at = k * nt + t;
+
+			index[at] = -1;
+			started[at] = boot_start(&points[k], t, 0);
+			if (!started[at])
+				continue;
+			dirs[at] = task_dir(o, bt);
+			bt->vm.dir = dirs[at];
+			key = task_key(bt->v, &bt->vm);
+			if (mkdir_p(dirs[at]) || (!slurm_task_done(dirs[at], key) &&
+						 slurm_task_save(dirs[at], &bt->vm, key))) {
+				bt->v->failed = true;
+			} else if (!slurm_task_done(dirs[at], key)) {
+				/* A stale outcome must not stand for this submission's boot. */
+				char *stale = xasprintf("%s/outcome.json", dirs[at]);
+
+				unlink(stale);
+				free(stale);
+				index[at] = submit;
+				sub[submit++] = dirs[at];
+			}
+			free(key);
+		}
+	}
+	if (submit && slurm_submit(&o->slurm, jobdir, sub, submit) < 0)
+		failed = 1;
+	for (int k = 0; k < np; k++) {
+		for (int t = 0; t < nt; t++) {
+			struct boot_task *bt = &points[k].tasks[t];
+			int at = k * nt + t;
+
+			if (!started[at])
+				continue;
+			bt->booted = slurm_outcome_load(dirs[at], &bt->r);
+			if (bt->booted) {
+				char *log = xasprintf("%s/%d.log", jobdir, index[at]);
+
+				error("%s guest (%d vCPUs), boot %d: Slurm task %d left no outcome "
+				      "(its log: %s; the guest's console: %s/console.log)",
+				      bt->v->rg.g.variant, bt->vm.cpus, bt->index, index[at], log,
+				      dirs[at]);
+				print_console_tail(log, 10);
+				free(log);
+			}
+			boot_finish(&points[k], t, 0);
+		}
+		failed |= point_close(&points[k]);
+	}
+	for (int i = 0; i < np * nt; i++)
+		free(dirs[i]);
+	free(started);
+	free(jobdir);
+	free(index);
+	free(sub);
+	free(dirs);
+	free(points);
 	return failed;
 }
 
@@ -835,14 +964,20 @@ int runner_run(const struct runner_opts *opts)
 {
 	struct runner_opts o = *opts;
 	char *path, *save = NULL, *v, *list, **variants = NULL;
-	bool *profiled = NULL;
+	bool *profiled = NULL, slurm = o.engine && !strcmp(o.engine, "slurm");
 	int failed = 0, nr = 0;
 	struct workload w;
 
+	if (o.task)
+		return slurm_task_run(o.task) ? 1 : 0;
 	if (vm_opts_resolve("run", &o.vm))
 		return 2;
 	if (o.jobs < 1)
 		o.jobs = 1;
+	if (slurm && o.jobs > 1) {
+		error("run: -j is the local engine's; Slurm runs the tasks of its array at once");
+		return 2;
+	}
 	if (o.jobs > 1 && strcmp(o.vm.accel, "cost"))
 		warning("-j %ld: guests that run at once share the host's caches and memory: "
 			"their times are not comparable with a serial run's (the counts of "
@@ -867,11 +1002,13 @@ int runner_run(const struct runner_opts *opts)
 		failed = 2;
 	}
 	/* -o names a file for one allocator at one CPU count, else a directory. */
-	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1) && o.output && mkdir_p(o.output))
+	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1 || slurm) && o.output && mkdir_p(o.output))
 		failed = 1;
 	if (!failed && !o.output && mkdir_p("results"))
 		failed = 1;
-	for (int i = 0; i < o.vm.cpus_list.n && !failed; i++)
+	if (!failed && slurm)
+		failed = run_slurm(&o, variants, nr, &w, profiled);
+	for (int i = 0; i < o.vm.cpus_list.n && !failed && !slurm; i++)
 		failed = run_point(&o, o.vm.cpus_list.v[i], variants, nr, &w, profiled,
 				   o.output && nr == 1 && o.vm.cpus_list.n == 1);
 	free(variants);

@@ -8,6 +8,7 @@
 
 #include "guest.h"
 #include "options.h"
+#include "slurm.h"
 #include "vm.h"
 
 #include <stdbool.h>
@@ -87,6 +88,9 @@ struct runner_opts {
 	long repeat;		/* > 0: every test's repeats */
 	long boots;
 	long jobs;		/* guests at once (-j); 0 or 1: one after another */
+	const char *engine;	/* "local" (or NULL) or "slurm" */
+	struct slurm_opts slurm;
+	const char *task;	/* run --task: one Slurm array task's boot, nothing else */
 	bool slub_sysfs;	/* census snapshots also read /sys/kernel/slab */
 	bool quiet;		/* the caller reads the file: its path is not printed */
 };
