@@ -16,8 +16,7 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 		slurm-wlm munge >/dev/null 2>&1
 fi
 check "slurm-wlm and munge are installed" \
-	bash -c "command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged \
-		>/dev/null"
+	bash -c "for p in slurmctld slurmd sbatch sinfo munged; do command -v \$p >/dev/null || exit 1; done"
 
 S=$(mktemp -d)
 chmod 755 "$S"
