@@ -117,7 +117,7 @@ static int save_outcome(const char *dir, const struct vm_outcome *r)
 int slurm_task_run(const char *list)
 {
 	const char *id = getenv("SLURM_ARRAY_TASK_ID");
-	char *text = read_file(list, NULL), *dir = NULL, *line, *save = NULL;
+	char *text, *dir = NULL, *line, *save = NULL;
 	cJSON *t = NULL;
 	struct vm_config c;
 	struct vm_outcome r;
@@ -127,6 +127,7 @@ int slurm_task_run(const char *list)
 	if (!id || parse_long(id, 0, INT_MAX, &index))
 		return error("run --task=%s: SLURM_ARRAY_TASK_ID is not set (run by a Slurm array)",
 			     list);
+	text = read_file(list, NULL);
 	if (!text)
 		return error("%s: %s", list, strerror(errno));
 	line = strtok_r(text, "\n", &save);
