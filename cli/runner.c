@@ -495,6 +495,7 @@ struct boot_task {
  */
 struct point_run {
 	const struct runner_opts *o;
+	struct vm_opts vm;	/* this CPU count's; the guests keep a pointer to it */
 	struct variant_run *runs;
 	int nr;
 	struct boot_task *tasks;
@@ -622,6 +623,14 @@ static void boot_finish(void *ctx, int task, int slot)
 	else
 		results_add_frames(doc, boot, v->w, r->channel, r->channel_len, v->build_config,
 				   v->alloc_config, &why);
+	/* What the results lack follows from how the boot ended: that first. */
+	if (why && r->status != VM_OK) {
+		char *cause = xasprintf("%s after %.0fs: %s", vm_status_name(r->status), r->wall_s,
+					why);
+
+		free(why);
+		why = cause;
+	}
 	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus,
 			 t->index);
 	ret = runner_verdict(what, r, why);
@@ -794,11 +803,10 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 		       char **variants, int nr, const struct workload *w, const bool *profiled,
 		       bool one_file)
 {
-	struct vm_opts vm = o->vm;
-
-	*p = (struct point_run){ .o = o, .runs = xcalloc(nr, sizeof(*p->runs)), .nr = nr };
-	vm.cpus = cpus;
-	vm.mem = vm_mem_mb(&o->vm, cpus);
+	*p = (struct point_run){ .o = o, .vm = o->vm, .runs = xcalloc(nr, sizeof(*p->runs)),
+				 .nr = nr };
+	p->vm.cpus = cpus;
+	p->vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
 		struct variant_run *v = &p->runs[i];
 		int same = 0;
@@ -809,9 +817,9 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 			same += !strcmp(variants[j], variants[i]);
 		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
 		v->out = one_file ? xstrdup(o->output) :
-			 default_output(o->output ? o->output : "results", name, w, &vm);
+			 default_output(o->output ? o->output : "results", name, w, &p->vm);
 		v->name = name;
-		variant_open(v, variants[i], &vm, w, profiled, o->slub_sysfs, o->jobs);
+		variant_open(v, variants[i], &p->vm, w, profiled, o->slub_sysfs, o->jobs);
 		if (v->doc) {
 			cJSON *d = cJSON_GetObjectItemCaseSensitive(v->doc, "vm");
 
