@@ -2,7 +2,6 @@
 /* Slurm job arrays of boots (see slurm.h). */
 #define _GNU_SOURCE
 #include "slurm.h"
-#include "json.h"
 #include "strbuf.h"
 #include "util.h"
 
