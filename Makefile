@@ -3,7 +3,8 @@
 #   make          the slabbench program and the guest agent (build/)
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep), A/A on
-#                  default, user trees and bisect (tests/slow)
+#                  default, user trees and bisect, a local Slurm cluster and
+#                  distcc (tests/slow)
 #   make demo     build the SLAB and SLUB guests, run the whole catalogue on
 #                 both, print the report of SLUB against SLAB and draw the
 #                 charts
@@ -23,7 +24,7 @@ CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LIBS := -lcjson -lgsl -lgslcblas -lm
+LIBS := -lcjson -lgsl -lgslcblas -lm -pthread
 
 # Unit tests also link zlib: tests/unit/png.h checks the charts.
 # Every cli/*.c is a library shared by the commands and the unit tests,

@@ -17,11 +17,13 @@ int cmd_run(int argc, char **argv)
 			 "runs the workload's tests in slabbench.ko and writes one results JSON\n"
 			 "per allocator and CPU count. The boots of the allocators at one CPU\n"
 			 "count alternate. Guests with more vCPUs than the host has cores run\n"
-			 "under single-threaded TCG.\n",
+			 "under single-threaded TCG. With -j N, N guests run at once: use it for\n"
+			 "exact counts (--accel=cost) and the census, not for times.\n",
 	};
+	static const char *const engines[] = { "local", "slurm", NULL };
 	struct runner_opts o = {
 		.allocs = "slub", .workload = "quick", .boots = RUN_BOOTS,
-		.vm = { .accel = "auto", .numa = 1 },
+		.vm = { .accel = "auto", .numa = 1 }, .engine = "local",
 	};
 	struct opt opts[] = {
 		OPT_STRING(0, "alloc", &o.allocs, "LIST",
@@ -39,6 +41,20 @@ int cmd_run(int argc, char **argv)
 		  .max = 100, .help = "independent boots per allocator, interleaved\n"
 				      "(A B A B); compare tests across boots",
 		  .deftext = RUNNER_STR(RUN_BOOTS) },
+		OPT_JOBS(&o.jobs),
+		OPT_CHOICE("engine", &o.engine, "ENGINE", engines,
+			   "where the guests boot: here, or each boot as a\n"
+			   "task of one Slurm job array (sbatch --wait); the\n"
+			   "cache must be a path every node shares, and -o a\n"
+			   "directory; run again to rerun only failed boots"),
+		OPT_STRING(0, "partition", &o.slurm.partition, "NAME", "--engine=slurm: sbatch --partition"),
+		OPT_STRING(0, "account", &o.slurm.account, "NAME", "--engine=slurm: sbatch --account"),
+		OPT_STRING(0, "time-limit", &o.slurm.time_limit, "TIME",
+			   "--engine=slurm: sbatch --time, per task"),
+		OPT_STRING(0, "sbatch-args", &o.slurm.sbatch_args, "ARGS",
+			   "--engine=slurm: more sbatch options, e.g.\n"
+			   "\"--cpus-per-task=2 --qos=short\""),
+		OPT_STRING(0, "task", &o.task, "LIST", "(run by a Slurm array task) one boot"),
 		OPT_BOOLEAN(0, "slub-sysfs", &o.slub_sysfs,
 			    "check each census cache against SLUB's\n"
 			    "/sys/kernel/slab too; off by default: reading it\n"

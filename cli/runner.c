@@ -6,11 +6,13 @@
 #define _GNU_SOURCE
 #include "runner.h"
 #include "cost.h"
+#include "jobs.h"
 #include "macro.h"
 #include "plan.h"
 #include "json.h"
 #include "results.h"
 #include "schema.h"
+#include "slurm.h"
 #include "stats.h"
 #include "util.h"
 #include "workload.h"
@@ -419,6 +421,15 @@ struct variant_run {
 	char *alloc_config;	/* its allocator lines */
 	cJSON *doc;		/* NULL: the guest could not be built or staged */
 	bool failed;
+	/*
+	 * -j: a run directory per slot, so that guests booting at once never
+	 * share one; slot 0's is rg.stage, the others are staged when first
+	 * used, from the same plan.
+	 */
+	struct plan *plan;
+	bool perf;
+	struct guest_stage *slots;	/* o->jobs of them */
+	char *name;		/* the variant's, "-2" after it the second time in the list */
 };
 
 /*
@@ -465,88 +476,192 @@ static void cost_boot(const struct variant_run *v, cJSON *vm, cJSON *boot,
 	free(keep);
 }
 
-/*
- * One boot; returns 0 when the guest ran the whole plan cleanly. @order
- * is its place among every boot of the interleaved run (from 0), so that
- * drift over the run can be told from the allocator afterwards.
- */
-static int run_boot(const struct variant_run *v, int index, int order)
-{
-	cJSON *doc = v->doc, *boot = cJSON_CreateObject();
-	cJSON *vm = cJSON_GetObjectItemCaseSensitive(doc, "vm");
-	char *console = index ? sibling(v->out, "") : sibling(v->out, ".console.log");
-	char *why = NULL, *what;
+/* One boot of the interleaved run: its record, and what QEMU left behind. */
+struct boot_task {
+	struct variant_run *v;
+	int index;		/* the boot's number for its allocator, from 0 */
+	cJSON *boot;
+	char *console;		/* where its console log is kept */
+	struct vm_config vm;	/* the slot's run directory and host CPUs */
+	int *host_cpus;
+	int booted;		/* vm_boot()'s return */
 	struct vm_outcome r;
-	int ret;
+};
 
-	if (index) {
-		char *base = console;
+/*
+ * The boots of one CPU count: every allocator's, interleaved (A B A B),
+ * at most o->jobs at once. @order counts the boots started, so that drift
+ * over the run can be told from the allocator afterwards.
+ */
+struct point_run {
+	const struct runner_opts *o;
+	struct vm_opts vm;	/* this CPU count's; the guests keep a pointer to it */
+	struct variant_run *runs;
+	int nr;
+	struct boot_task *tasks;
+	int order;
+	int *allowed;		/* the host CPUs we may use */
+	int nr_allowed;
+	int need;		/* host CPUs a guest keeps busy; 0: guests are not pinned */
+};
 
-		console = xasprintf("%s.console.%d.log", base, index);
+/* The vm_config of @v's run directory for @slot, staged on first use. */
+static const struct vm_config *slot_config(struct variant_run *v, int slot)
+{
+	struct guest_stage *s = &v->slots[slot];
+
+	if (!slot)
+		return &v->rg.stage.vm;
+	if (!s->rundir) {
+		if (guest_stage(&v->rg.g, v->plan, v->perf, s))
+			return NULL;
+		/* Everything but where it runs is slot 0's. */
+		s->vm = v->rg.stage.vm;
+		s->vm.dir = s->rundir;
+		s->vm.initrd = s->initrd;
+	}
+	return &s->vm;
+}
+
+static bool boot_start(void *ctx, int task, int slot)
+{
+	struct point_run *p = ctx;
+	struct boot_task *t = &p->tasks[task];
+	struct variant_run *v = &p->runs[task % p->nr];
+	const struct vm_config *c;
+	cJSON *boot;
+
+	if (!v->doc || v->failed)
+		return false;
+	c = slot_config(v, slot);
+	if (!c) {
+		v->failed = true;
+		return false;
+	}
+	t->v = v;
+	t->index = task / p->nr;
+	t->vm = *c;
+	if (p->o->jobs > 1) {
+		/* The progress line is one guest's: with several, the run's line says it. */
+		t->vm.expected_results = 0;
+		progress("%d guests at once: boot %d of %s (%ld vCPUs) starting", (int)p->o->jobs,
+			 t->index, v->rg.g.variant, v->rg.vm->cpus);
+	}
+	boot = t->boot = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(v->doc, "boots"), boot);
+	cJSON_AddNumberToObject(boot, "index", t->index);
+	cJSON_AddNumberToObject(boot, "order", p->order++);
+	if (p->need) {
+		char *list;
+
+		t->host_cpus = xcalloc(p->need, sizeof(*t->host_cpus));
+		jobs_slot_cpus(p->allowed, p->nr_allowed, (int)p->o->jobs, p->need, slot,
+			       t->host_cpus);
+		t->vm.host_cpus = t->host_cpus;
+		t->vm.nr_host_cpus = p->need;
+		list = jobs_cpu_list(t->host_cpus, p->need);
+		cJSON_AddStringToObject(boot, "host_cpus", list);
+		free(list);
+	}
+	t->console = t->index ? sibling(v->out, "") : sibling(v->out, ".console.log");
+	if (t->index) {
+		char *base = t->console;
+
+		t->console = xasprintf("%s.console.%d.log", base, t->index);
 		free(base);
 	}
-	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
-	cJSON_AddNumberToObject(boot, "index", index);
-	cJSON_AddNumberToObject(boot, "order", order);
-	if (vm_boot(&v->rg.stage.vm, &r)) {
-		free(console);
-		return -1;
+	return true;
+}
+
+static void boot_work(void *ctx, int task, int slot)
+{
+	struct boot_task *t = &((struct point_run *)ctx)->tasks[task];
+
+	(void)slot;
+	t->booted = vm_boot(&t->vm, &t->r);
+}
+
+/* Records boot @task; its allocator has failed unless the guest ran the whole plan cleanly. */
+static void boot_finish(void *ctx, int task, int slot)
+{
+	struct boot_task *t = &((struct point_run *)ctx)->tasks[task];
+	struct variant_run *v = t->v;
+	cJSON *doc = v->doc, *boot = t->boot;
+	cJSON *vm = cJSON_GetObjectItemCaseSensitive(doc, "vm");
+	struct vm_outcome *r = &t->r;
+	char *why = NULL, *what;
+	int ret;
+
+	(void)slot;
+	if (t->booted) {
+		v->failed = true;
+		goto out;
 	}
 	if (!cJSON_GetObjectItemCaseSensitive(vm, "accel")) {
-		cJSON_AddStringToObject(vm, "accel", r.accel);
-		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r.accel, "kvm") != 0);
+		cJSON_AddStringToObject(vm, "accel", r->accel);
+		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r->accel, "kvm") != 0);
 		/* Single-threaded TCG runs the vCPUs in turn: no time is a parallel one. */
-		if (r.tcg_thread)
-			cJSON_AddStringToObject(vm, "tcg_thread", r.tcg_thread);
+		if (r->tcg_thread)
+			cJSON_AddStringToObject(vm, "tcg_thread", r->tcg_thread);
 		else
 			cJSON_AddNullToObject(vm, "tcg_thread");
-		cJSON_AddStringToObject(vm, "qemu", r.qemu_version);
+		cJSON_AddStringToObject(vm, "qemu", r->qemu_version);
 	}
-	cJSON_AddStringToObject(boot, "accel", r.accel);
-	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r.status));
-	cJSON_AddNumberToObject(boot, "ready_s", r.ready_s);
-	cJSON_AddNumberToObject(boot, "wall_s", r.wall_s);
-	if (copy_file(r.console_path, console) == 0)
-		cJSON_AddStringToObject(boot, "console", console);
-	if (r.console_problem)
-		cJSON_AddStringToObject(boot, "console_problem", r.console_problem);
+	cJSON_AddStringToObject(boot, "accel", r->accel);
+	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r->status));
+	cJSON_AddNumberToObject(boot, "ready_s", r->ready_s);
+	cJSON_AddNumberToObject(boot, "wall_s", r->wall_s);
+	if (copy_file(r->console_path, t->console) == 0)
+		cJSON_AddStringToObject(boot, "console", t->console);
+	if (r->console_problem)
+		cJSON_AddStringToObject(boot, "console_problem", r->console_problem);
 	else
 		cJSON_AddNullToObject(boot, "console_problem");
 
-	if (!strcmp(r.accel, "cost"))
-		cost_boot(v, vm, boot, &r, index, &why);
+	if (!strcmp(r->accel, "cost"))
+		cost_boot(v, vm, boot, r, t->index, &why);
 	else
-		results_add_frames(doc, boot, v->w, r.channel, r.channel_len, v->build_config,
+		results_add_frames(doc, boot, v->w, r->channel, r->channel_len, v->build_config,
 				   v->alloc_config, &why);
-	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus, index);
-	ret = runner_verdict(what, &r, why);
-	if (ret)
-		cJSON_AddStringToObject(boot, "error", why ? why : vm_status_name(r.status));
+	/* What the results lack follows from how the boot ended: that first. */
+	if (why && r->status != VM_OK) {
+		char *cause = xasprintf("%s after %.0fs: %s", vm_status_name(r->status), r->wall_s,
+					why);
+
+		free(why);
+		why = cause;
+	}
+	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus,
+			 t->index);
+	ret = runner_verdict(what, r, why);
+	if (ret) {
+		cJSON_AddStringToObject(boot, "error", why ? why : vm_status_name(r->status));
+		v->failed = true;
+	}
 	free(what);
 	free(why);
-	free(console);
-	vm_outcome_free(&r);
-	return ret;
+out:
+	vm_outcome_free(r);
+	free(t->console);
+	free(t->host_cpus);
 }
 
 /* Builds (if needed) and stages @variant for @vm; v->doc stays NULL on failure. */
 static void variant_open(struct variant_run *v, const char *variant, const struct vm_opts *vm,
-			 const struct workload *w, const bool *profiled, bool slub_sysfs)
+			 const struct workload *w, const bool *profiled, bool slub_sysfs, long jobs)
 {
-	struct plan *plan;
 	char *config_path;
-	int ret;
 
 	v->w = w;
+	v->slots = xcalloc(jobs, sizeof(*v->slots));
 	if (runner_guest_open(&v->rg, variant, vm))
 		return;
 	/* What the results will lack, said before the boots rather than found after. */
 	for (const char *l = v->rg.g.lacks; *l; l += strcspn(l, "\n") + 1)
 		fprintf(stderr, "slabbench: %s: %.*s\n", variant, (int)strcspn(l, "\n"), l);
-	plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
-	ret = runner_guest_stage(&v->rg, plan, needs_perf(profiled, w));
-	plan_free(plan);
-	if (ret)
+	v->plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
+	v->perf = needs_perf(profiled, w);
+	if (runner_guest_stage(&v->rg, v->plan, v->perf))
 		return;
 	v->rg.stage.vm.timeout_s = vm_timeout_s(vm, w->timeout_s, vm->cpus);
 	v->rg.stage.vm.expected_results = w->nr_tests;
@@ -596,7 +711,7 @@ static void print_headlines(const cJSON *doc, const char *path)
 }
 
 /* Saves what @v has (NAME.partial.json when a boot failed); 0 when it is complete. */
-static int variant_close(struct variant_run *v, bool quiet)
+static int variant_close(struct variant_run *v, bool quiet, long jobs)
 {
 	int ret = v->doc && !v->failed ? 0 : -1;
 
@@ -617,6 +732,11 @@ static int variant_close(struct variant_run *v, bool quiet)
 		}
 		cJSON_Delete(v->doc);
 	}
+	for (long s = 1; s < jobs; s++)
+		guest_unstage(&v->slots[s]);
+	free(v->slots);
+	free(v->name);
+	plan_free(v->plan);
 	free(v->alloc_config);
 	free(v->build_config);
 	free(v->out);
@@ -641,20 +761,54 @@ static int workload_valid_for(const struct workload *w, const char *variant)
 }
 
 /*
- * Every allocator at @cpus vCPUs, their boots interleaved (A B A B): what
- * drifts on the host over the run falls on all of them alike. Returns 0
- * when every one ran its whole workload.
+ * The host CPUs one guest keeps busy: one under single-threaded TCG (the
+ * cost model, icount, kprobes, more vCPUs than host cores), else one per
+ * vCPU. QEMU's other threads mostly sleep.
  */
-static int run_point(const struct runner_opts *o, long cpus, char **variants, int nr,
-		     const struct workload *w, const bool *profiled, bool one_file)
+static int guest_threads(const struct vm_config *c)
 {
-	struct variant_run *runs = xcalloc(nr, sizeof(*runs));
-	struct vm_opts vm = o->vm;
-	int failed = 0;
+	if (!strcmp(c->accel, "cost") || !strcmp(c->accel, "icount") || c->single_thread ||
+	    c->cpus > sysconf(_SC_NPROCESSORS_ONLN))
+		return 1;
+	return c->cpus;
+}
 
-	vm.cpus = cpus;
-	vm.mem = vm_mem_mb(&o->vm, cpus);
+/*
+ * With -j, each slot's guests get host CPUs of their own when the host
+ * has enough (p->need set), so that two guests never take turns on one
+ * CPU; otherwise they float, and the run says so.
+ */
+static void point_pin(struct point_run *p)
+{
+	const struct vm_config *c = NULL;
+	int need;
+
+	for (int i = 0; i < p->nr && !c; i++)
+		if (p->runs[i].doc)
+			c = &p->runs[i].rg.stage.vm;
+	if (p->o->jobs < 2 || !c)
+		return;
+	need = guest_threads(c);
+	p->nr_allowed = jobs_allowed_cpus(&p->allowed);
+	if ((long)need * p->o->jobs <= p->nr_allowed)
+		p->need = need;
+	else
+		warning("-j %ld: %ld guests of %d busy host thread%s need more than the %d "
+			"CPUs we may use: they are not pinned", p->o->jobs, p->o->jobs, need,
+			need == 1 ? "" : "s", p->nr_allowed);
+}
+
+/* Builds (if needed) and stages every allocator at @cpus vCPUs, names its results. */
+static void point_open(struct point_run *p, const struct runner_opts *o, long cpus,
+		       char **variants, int nr, const struct workload *w, const bool *profiled,
+		       bool one_file)
+{
+	*p = (struct point_run){ .o = o, .vm = o->vm, .runs = xcalloc(nr, sizeof(*p->runs)),
+				 .nr = nr };
+	p->vm.cpus = cpus;
+	p->vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
+		struct variant_run *v = &p->runs[i];
 		int same = 0;
 		char *name;
 
@@ -662,18 +816,155 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
 		for (int j = 0; j < i; j++)
 			same += !strcmp(variants[j], variants[i]);
 		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
-		runs[i].out = one_file ? xstrdup(o->output) :
-			      default_output(o->output ? o->output : "results", name, w, &vm);
-		free(name);
-		variant_open(&runs[i], variants[i], &vm, w, profiled, o->slub_sysfs);
+		v->out = one_file ? xstrdup(o->output) :
+			 default_output(o->output ? o->output : "results", name, w, &p->vm);
+		v->name = name;
+		variant_open(v, variants[i], &p->vm, w, profiled, o->slub_sysfs, o->jobs);
+		if (v->doc) {
+			cJSON *d = cJSON_GetObjectItemCaseSensitive(v->doc, "vm");
+
+			cJSON_AddNumberToObject(d, "jobs", o->jobs);
+			cJSON_AddStringToObject(d, "engine", o->engine ? o->engine : "local");
+		}
 	}
-	for (int b = 0, order = 0; b < o->boots; b++)
-		for (int i = 0; i < nr; i++)
-			if (runs[i].doc && !runs[i].failed)
-				runs[i].failed = run_boot(&runs[i], b, order++) != 0;
-	for (int i = 0; i < nr; i++)
-		failed |= variant_close(&runs[i], o->quiet) != 0;
-	free(runs);
+	p->tasks = xcalloc((size_t)o->boots * nr, sizeof(*p->tasks));
+}
+
+/* Saves each allocator's results; 0 when every one ran its whole workload. */
+static int point_close(struct point_run *p)
+{
+	int failed = 0;
+
+	for (int i = 0; i < p->nr; i++)
+		failed |= variant_close(&p->runs[i], p->o->quiet, p->o->jobs) != 0;
+	free(p->tasks);
+	free(p->allowed);
+	free(p->runs);
+	return failed;
+}
+
+/*
+ * Every allocator at @cpus vCPUs, their boots interleaved (A B A B): what
+ * drifts on the host over the run falls on all of them alike. With -j the
+ * boots start in that order, at most o->jobs at once. Returns 0 when
+ * every one ran its whole workload.
+ */
+static int run_point(const struct runner_opts *o, long cpus, char **variants, int nr,
+		     const struct workload *w, const bool *profiled, bool one_file)
+{
+	static const struct jobs_ops ops = { boot_start, boot_work, boot_finish };
+	struct point_run p;
+
+	point_open(&p, o, cpus, variants, nr, w, profiled, one_file);
+	point_pin(&p);
+	jobs_run((int)o->boots * nr, (int)o->jobs, &ops, &p);
+	progress_done();
+	return point_close(&p);
+}
+
+/*
+ * What a boot's outcome depends on: the kernel, module and base
+ * initramfs (their paths name their inputs' hashes), the guest machine
+ * and the plan. A resubmission reuses an outcome only when it is equal.
+ */
+static char *task_key(const struct variant_run *v, const struct vm_config *c)
+{
+	return xasprintf("%s %s %s %s %s %d %d %d %s %s\n%s", c->kernel, v->rg.g.module,
+			 v->rg.g.initramfs, v->perf ? "perf" : "-", c->accel, c->cpus,
+			 c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
+			 c->cost_geometry ? c->cost_geometry : "", plan_text(v->plan));
+}
+
+/* DIR/slurm/NAME-cpusN[-numaM]-bootB: a boot's task directory, the same on resubmission. */
+static char *task_dir(const struct runner_opts *o, const struct boot_task *t)
+{
+	char numa[32] = "";
+
+	if (t->vm.numa_nodes > 1)
+		snprintf(numa, sizeof(numa), "-numa%d", t->vm.numa_nodes);
+	return xasprintf("%s/slurm/%s-cpus%d%s-boot%d", o->output ? o->output : "results",
+			 t->v->name, t->vm.cpus, numa, t->index);
+}
+
+/*
+ * --engine=slurm: every boot of every point one task of a single job
+ * array, those with an outcome of the same guest from an earlier
+ * submission left out; then each boot recorded in the interleaved order
+ * as a local run records it. A task that left no outcome is named, with
+ * its logs.
+ */
+static int run_slurm(const struct runner_opts *o, char **variants, int nr,
+		     const struct workload *w, const bool *profiled)
+{
+	int np = o->vm.cpus_list.n, nt = (int)o->boots * nr, submit = 0, failed = 0;
+	struct point_run *points = xcalloc(np, sizeof(*points));
+	char **dirs = xcalloc((size_t)np * nt, sizeof(*dirs));
+	char **sub = xcalloc((size_t)np * nt, sizeof(*sub));
+	int *index = xcalloc((size_t)np * nt, sizeof(*index));
+	char *jobdir = xasprintf("%s/slurm", o->output ? o->output : "results");
+	bool *started = xcalloc((size_t)np * nt, sizeof(*started));
+
+	for (int k = 0; k < np; k++) {
+		point_open(&points[k], o, o->vm.cpus_list.v[k], variants, nr, w, profiled, false);
+		for (int t = 0; t < nt; t++) {
+			struct boot_task *bt = &points[k].tasks[t];
+			char *key;
+			int at = k * nt + t;
+
+			index[at] = -1;
+			started[at] = boot_start(&points[k], t, 0);
+			if (!started[at])
+				continue;
+			dirs[at] = task_dir(o, bt);
+			bt->vm.dir = dirs[at];
+			key = task_key(bt->v, &bt->vm);
+			if (mkdir_p(dirs[at]) || (!slurm_task_done(dirs[at], key) &&
+						 slurm_task_save(dirs[at], &bt->vm, key))) {
+				bt->v->failed = true;
+			} else if (!slurm_task_done(dirs[at], key)) {
+				/* A stale outcome must not stand for this submission's boot. */
+				char *stale = xasprintf("%s/outcome.json", dirs[at]);
+
+				unlink(stale);
+				free(stale);
+				index[at] = submit;
+				sub[submit++] = dirs[at];
+			}
+			free(key);
+		}
+	}
+	if (submit && slurm_submit(&o->slurm, jobdir, sub, submit) < 0)
+		failed = 1;
+	for (int k = 0; k < np; k++) {
+		for (int t = 0; t < nt; t++) {
+			struct boot_task *bt = &points[k].tasks[t];
+			int at = k * nt + t;
+
+			if (!started[at])
+				continue;
+			bt->booted = slurm_outcome_load(dirs[at], &bt->r);
+			if (bt->booted) {
+				char *log = xasprintf("%s/%d.log", jobdir, index[at]);
+
+				error("%s guest (%d vCPUs), boot %d: Slurm task %d left no outcome "
+				      "(its log: %s; the guest's console: %s/console.log)",
+				      bt->v->rg.g.variant, bt->vm.cpus, bt->index, index[at], log,
+				      dirs[at]);
+				print_console_tail(log, 10);
+				free(log);
+			}
+			boot_finish(&points[k], t, 0);
+		}
+		failed |= point_close(&points[k]);
+	}
+	for (int i = 0; i < np * nt; i++)
+		free(dirs[i]);
+	free(started);
+	free(jobdir);
+	free(index);
+	free(sub);
+	free(dirs);
+	free(points);
 	return failed;
 }
 
@@ -681,12 +972,24 @@ int runner_run(const struct runner_opts *opts)
 {
 	struct runner_opts o = *opts;
 	char *path, *save = NULL, *v, *list, **variants = NULL;
-	bool *profiled = NULL;
+	bool *profiled = NULL, slurm = o.engine && !strcmp(o.engine, "slurm");
 	int failed = 0, nr = 0;
 	struct workload w;
 
+	if (o.task)
+		return slurm_task_run(o.task) ? 1 : 0;
 	if (vm_opts_resolve("run", &o.vm))
 		return 2;
+	if (o.jobs < 1)
+		o.jobs = 1;
+	if (slurm && o.jobs > 1) {
+		error("run: -j is the local engine's; Slurm runs the tasks of its array at once");
+		return 2;
+	}
+	if (o.jobs > 1 && strcmp(o.vm.accel, "cost"))
+		warning("-j %ld: guests that run at once share the host's caches and memory: "
+			"their times are not comparable with a serial run's (the counts of "
+			"--accel=cost and the census are)", o.jobs);
 	path = workload_resolve(o.workload);
 	failed = workload_load(path, o.repeat, &w) ? 2 : 0;
 	free(path);
@@ -707,11 +1010,13 @@ int runner_run(const struct runner_opts *opts)
 		failed = 2;
 	}
 	/* -o names a file for one allocator at one CPU count, else a directory. */
-	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1) && o.output && mkdir_p(o.output))
+	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1 || slurm) && o.output && mkdir_p(o.output))
 		failed = 1;
 	if (!failed && !o.output && mkdir_p("results"))
 		failed = 1;
-	for (int i = 0; i < o.vm.cpus_list.n && !failed; i++)
+	if (!failed && slurm)
+		failed = run_slurm(&o, variants, nr, &w, profiled);
+	for (int i = 0; i < o.vm.cpus_list.n && !failed && !slurm; i++)
 		failed = run_point(&o, o.vm.cpus_list.v[i], variants, nr, &w, profiled,
 				   o.output && nr == 1 && o.vm.cpus_list.n == 1);
 	free(variants);

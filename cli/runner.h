@@ -8,6 +8,7 @@
 
 #include "guest.h"
 #include "options.h"
+#include "slurm.h"
 #include "vm.h"
 
 #include <stdbool.h>
@@ -62,6 +63,22 @@ struct workload;
  */
 #define RUN_BOOTS 5
 
+/*
+ * -j: guests at once. 1 by default: guests that share a host perturb
+ * each other's times (caches, memory bandwidth, SMT siblings); exact
+ * counts (--accel=cost) and the census's memory do not depend on it.
+ */
+#define RUN_JOBS_MAX 256
+#define OPT_JOBS(v)								\
+	{ .type = OPT_T_LONG, .short_name = 'j', .name = "jobs", .value = (v),	\
+	  .argh = "N", .min = 1, .max = RUN_JOBS_MAX,				\
+	  .help = "guests booted at once, each on host CPUs of its\n"		\
+		  "own when the host has them; boots still start in\n"	\
+		  "the interleaved order, recorded. Safe for exact\n"		\
+		  "counts (--accel=cost) and the census; times of\n"		\
+		  "guests run at once are not a serial run's",		\
+	  .deftext = "1" }
+
 struct runner_opts {
 	struct vm_opts vm;
 	const char *allocs;	/* comma-separated variants of vm/variants */
@@ -70,6 +87,10 @@ struct runner_opts {
 	const char *profile;	/* the tests to run under perf: a name or a number */
 	long repeat;		/* > 0: every test's repeats */
 	long boots;
+	long jobs;		/* guests at once (-j); 0 or 1: one after another */
+	const char *engine;	/* "local" (or NULL) or "slurm" */
+	struct slurm_opts slurm;
+	const char *task;	/* run --task: one Slurm array task's boot, nothing else */
 	bool slub_sysfs;	/* census snapshots also read /sys/kernel/slab */
 	bool quiet;		/* the caller reads the file: its path is not printed */
 };

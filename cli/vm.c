@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/slabbench.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,38 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = sig;
+}
+
+/*
+ * The handlers are the process's: with guests booting on several threads
+ * (run -j) the first boot installs them and the last one out restores
+ * what was there before.
+ */
+static pthread_mutex_t signals_lock = PTHREAD_MUTEX_INITIALIZER;
+static int signals_users;
+static struct sigaction signals_old_int, signals_old_term;
+
+static void signals_catch(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	pthread_mutex_lock(&signals_lock);
+	if (!signals_users++) {
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &signals_old_int);
+		sigaction(SIGTERM, &sa, &signals_old_term);
+	}
+	pthread_mutex_unlock(&signals_lock);
+}
+
+static void signals_release(void)
+{
+	pthread_mutex_lock(&signals_lock);
+	if (!--signals_users) {
+		sigaction(SIGINT, &signals_old_int, NULL);
+		sigaction(SIGTERM, &signals_old_term, NULL);
+	}
+	pthread_mutex_unlock(&signals_lock);
 }
 
 const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
@@ -417,7 +451,13 @@ void vm_argv_free(char **argv)
 static pid_t spawn_qemu(struct boot *b)
 {
 	char **argv = vm_qemu_argv(b->c, b->accel, b->console_path, b->channel_path);
+	cpu_set_t cpus;
 	pid_t pid;
+
+	/* Built before fork: the child of a threaded parent only execs. */
+	CPU_ZERO(&cpus);
+	for (int i = 0; i < b->c->nr_host_cpus; i++)
+		CPU_SET(b->c->host_cpus[i], &cpus);
 
 	unlink(b->channel_path);
 	unlink(b->console_path);
@@ -442,6 +482,11 @@ static pid_t spawn_qemu(struct boot *b)
 		}
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
+		/* Unpinned would not be what the results say: refuse to start. */
+		if (b->c->nr_host_cpus && sched_setaffinity(0, sizeof(cpus), &cpus)) {
+			fprintf(stderr, "sched_setaffinity: %s\n", strerror(errno));
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -494,7 +539,6 @@ static const struct frame_route boot_routes[] = {
 static enum vm_status run_boot(struct boot *b)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	double start = monotonic_seconds();
 	enum vm_status st = VM_NO_DONE;
 	struct scan scan = { .b = b, .start = start };
@@ -502,9 +546,7 @@ static enum vm_status run_boot(struct boot *b)
 	int wstatus;
 	pid_t pid;
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	signals_catch();
 	pid = spawn_qemu(b);
 	if (pid < 0) {
 		st = VM_START_FAILED;
@@ -544,8 +586,7 @@ static enum vm_status run_boot(struct boot *b)
 	progress_done();
 out:
 	b->wall_s = monotonic_seconds() - start;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	signals_release();
 	return st;
 }
 

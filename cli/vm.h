@@ -71,6 +71,9 @@ struct vm_config {
 	 * nothing, and for those that run hitrate.
 	 */
 	bool single_thread;
+	/* run -j: QEMU's threads kept to these host CPUs; none when 0. */
+	const int *host_cpus;
+	int nr_host_cpus;
 };
 
 enum vm_status {

@@ -32,7 +32,42 @@ set -euo pipefail
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(dirname "$VM_DIR")
 CACHE=${SLABBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slabbench}
-JOBS=${SLABBENCH_JOBS:-$(nproc)}
+
+# Kernel and module builds compile on the distcc hosts in
+# SLABBENCH_DISTCC_HOSTS (distcc's own DISTCC_HOSTS syntax) when it is
+# set, with ccache in front: ccache answers what it has, and hands the
+# rest to distcc (CCACHE_PREFIX). Preprocessing and linking stay here,
+# so the hosts need only the same gcc (docs/scale.md). A failed remote
+# compile is an error, not a silent local one.
+if [ -n "${SLABBENCH_DISTCC_HOSTS:-}" ]; then
+	command -v distcc >/dev/null ||
+		{ echo "vm/kernel.sh: SLABBENCH_DISTCC_HOSTS is set but distcc is not installed" >&2; exit 1; }
+	export DISTCC_HOSTS=$SLABBENCH_DISTCC_HOSTS
+	export DISTCC_FALLBACK=${DISTCC_FALLBACK:-0}
+	export CCACHE_PREFIX=distcc
+fi
+# The compiler kernels and modules are built with.
+kernel_cc() {
+	if command -v ccache >/dev/null; then
+		echo "ccache gcc"
+	elif [ -n "${SLABBENCH_DISTCC_HOSTS:-}" ]; then
+		echo "distcc gcc"
+	else
+		echo gcc
+	fi
+}
+# make -j: the hosts' compile slots with distcc (distcc -j), else our CPUs.
+if [ -n "${SLABBENCH_DISTCC_HOSTS:-}" ]; then
+	JOBS=${SLABBENCH_JOBS:-$(distcc -j)}
+else
+	JOBS=${SLABBENCH_JOBS:-$(nproc)}
+fi
+# A kernel's bytes depend on its inputs alone, wherever and whenever it
+# is built: the version string would otherwise carry the date, the user,
+# the host and a count of links in that directory. Kernels cached before
+# this differ from a rebuild in that string only (uname -v).
+export KBUILD_BUILD_TIMESTAMP="1970-01-01 00:00:00 UTC"
+export KBUILD_BUILD_USER=slabbench KBUILD_BUILD_HOST=slabbench KBUILD_BUILD_VERSION=1
 # Part of every kernel's inputs hash: bump it when a change to this file
 # changes what a kernel build produces (editing the rest rebuilds nothing).
 KERNEL_RECIPE=1
@@ -367,7 +402,7 @@ kmod_hash() {
 }
 
 build_module() {
-	local out=$1 dir cc=gcc kdir uapi=include/uapi/linux/slabbench.h
+	local out=$1 dir cc kdir uapi=include/uapi/linux/slabbench.h
 	kdir=$(cat "$out/slabbench.kdir" 2>/dev/null || echo "$out")
 	dir=$out/kmod-$(kmod_hash)
 	KMOD=$dir/slabbench.ko
@@ -377,7 +412,7 @@ build_module() {
 	cp "$REPO_DIR"/kmod/Kbuild "$REPO_DIR"/kmod/*.[ch] "$dir/"
 	# Where kmod/Kbuild's -I looks first for <linux/slabbench.h>.
 	cp "$REPO_DIR/$uapi" "$dir/$uapi"
-	command -v ccache >/dev/null && cc="ccache gcc"
+	cc=$(kernel_cc)
 	# 6.12's bzImage target no longer writes the kernel's Module.symvers;
 	# its modpost pass (no modules to build here) does.
 	[ -f "$kdir/Module.symvers" ] ||
@@ -646,7 +681,7 @@ config_family() {
 # directory per user tree and config (incremental), then copied out: the
 # next revision moves that directory on.
 build_git() {
-	local variant=$1 hash=$2 out=$3 commit base src build start fhash cc=gcc
+	local variant=$1 hash=$2 out=$3 commit base src build start fhash cc
 	commit=$(git_commit)
 	base=$CACHE/git/$(realpath "$GITDIR" | sha256sum | cut -c1-12)
 	fhash=$({ cat "${FRAGS[@]}" /dev/null; cat "${USER_CONFIG:-/dev/null}"; } | sha256sum | cut -c1-12)
@@ -657,7 +692,7 @@ build_git() {
 	git_checkout "$commit" "$src"
 	progress_note "building the $variant kernel ($GITDIR at ${commit:0:12}, $hash)"
 	configure_kernel "$src" "$build"
-	command -v ccache >/dev/null && cc="ccache gcc"
+	cc=$(kernel_cc)
 	start=$SECONDS
 	# Paths relative to $base: every tree's objects are the same to ccache
 	# (another clone, the same commits: no compiling).
@@ -705,8 +740,8 @@ build_variant() {
 		if [ ! -f "$out/.complete" ]; then
 			progress_note "building the $variant kernel (linux-source-$TREE, $hash)"
 			configure_kernel "$src" "$out"
-			local cc=gcc
-			command -v ccache >/dev/null && cc="ccache gcc"
+			local cc
+			cc=$(kernel_cc)
 			local start=$SECONDS
 			run_make "building the $variant kernel" "$out/build.log" \
 				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Slurm job arrays of boots (see slurm.h). */
+#define _GNU_SOURCE
+#include "slurm.h"
+#include "strbuf.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TASK_FILE "task.json"
+#define OUTCOME_FILE "outcome.json"
+
+static void add_str(cJSON *o, const char *name, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+static int save_json(const char *dir, const char *name, cJSON *o)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = cJSON_Print(o);
+	int ret;
+
+	if (!text)
+		out_of_memory();
+	ret = write_file_atomic(path, text, strlen(text));
+	free(text);
+	free(path);
+	return ret;
+}
+
+static cJSON *load_json(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = read_file(path, NULL);
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+
+	free(text);
+	free(path);
+	return o;
+}
+
+/* A string member, or NULL when it is null or missing. */
+static const char *str(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+int slurm_task_save(const char *dir, const struct vm_config *c, const char *key)
+{
+	cJSON *o = cJSON_CreateObject();
+	int ret;
+
+	add_str(o, "key", key);
+	add_str(o, "label", c->label);
+	add_str(o, "kernel", c->kernel);
+	add_str(o, "initrd", c->initrd);
+	add_str(o, "accel", c->accel);
+	add_str(o, "cost_geometry", c->cost_geometry);
+	add_str(o, "cmdline", c->cmdline);
+	cJSON_AddNumberToObject(o, "cpus", c->cpus);
+	cJSON_AddNumberToObject(o, "numa_nodes", c->numa_nodes);
+	cJSON_AddNumberToObject(o, "mem_mb", c->mem_mb);
+	cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
+	cJSON_AddBoolToObject(o, "single_thread", c->single_thread);
+	ret = save_json(dir, TASK_FILE, o);
+	cJSON_Delete(o);
+	return ret;
+}
+
+bool slurm_task_done(const char *dir, const char *key)
+{
+	cJSON *task = load_json(dir, TASK_FILE), *out = load_json(dir, OUTCOME_FILE);
+	bool done = task && out && str(task, "key") && !strcmp(str(task, "key"), key) &&
+		    num(out, "status") == VM_OK;
+
+	cJSON_Delete(task);
+	cJSON_Delete(out);
+	return done;
+}
+
+static int save_outcome(const char *dir, const struct vm_outcome *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	int ret;
+
+	cJSON_AddNumberToObject(o, "status", r->status);
+	add_str(o, "status_name", vm_status_name(r->status));
+	add_str(o, "accel", r->accel);
+	add_str(o, "tcg_thread", r->tcg_thread);
+	add_str(o, "qemu_version", r->qemu_version);
+	cJSON_AddNumberToObject(o, "ready_s", r->ready_s);
+	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
+	add_str(o, "console_problem", r->console_problem);
+	ret = save_json(dir, OUTCOME_FILE, o);
+	cJSON_Delete(o);
+	return ret;
+}
+
+int slurm_task_run(const char *list)
+{
+	const char *id = getenv("SLURM_ARRAY_TASK_ID");
+	char *text, *dir = NULL, *line, *save = NULL;
+	cJSON *t = NULL;
+	struct vm_config c;
+	struct vm_outcome r;
+	long index = -1;
+	int ret = -1;
+
+	if (!id || parse_long(id, 0, INT_MAX, &index))
+		return error("run --task=%s: SLURM_ARRAY_TASK_ID is not set (run by a Slurm array)",
+			     list);
+	text = read_file(list, NULL);
+	if (!text)
+		return error("%s: %s", list, strerror(errno));
+	line = strtok_r(text, "\n", &save);
+	for (long i = 0; line && i < index; i++)
+		line = strtok_r(NULL, "\n", &save);
+	if (!line) {
+		error("%s: no task %ld", list, index);
+		goto out;
+	}
+	dir = xstrdup(line);
+	t = load_json(dir, TASK_FILE);
+	if (!t) {
+		error("%s/%s: missing or malformed", dir, TASK_FILE);
+		goto out;
+	}
+	c = (struct vm_config){
+		.label = str(t, "label"), .kernel = str(t, "kernel"), .initrd = str(t, "initrd"),
+		.dir = dir, .accel = str(t, "accel"), .cost_geometry = str(t, "cost_geometry"),
+		.cmdline = str(t, "cmdline"), .cpus = (int)num(t, "cpus"),
+		.numa_nodes = (int)num(t, "numa_nodes"), .mem_mb = (int)num(t, "mem_mb"),
+		.timeout_s = num(t, "timeout_s"),
+		.single_thread = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "single_thread")),
+	};
+	if (!c.label || !c.kernel || !c.initrd || !c.accel || c.cpus < 1 || c.mem_mb < 1) {
+		error("%s/%s: incomplete", dir, TASK_FILE);
+		goto out;
+	}
+	if (vm_boot(&c, &r))
+		goto out;
+	ret = save_outcome(dir, &r) || r.status != VM_OK ? -1 : 0;
+	if (r.status != VM_OK)
+		error("%s: %s after %.0fs (%s/console.log)", dir, vm_status_name(r.status), r.wall_s,
+		      dir);
+	vm_outcome_free(&r);
+out:
+	cJSON_Delete(t);
+	free(dir);
+	free(text);
+	return ret;
+}
+
+int slurm_outcome_load(const char *dir, struct vm_outcome *o)
+{
+	cJSON *j = load_json(dir, OUTCOME_FILE);
+	const char *s;
+
+	memset(o, 0, sizeof(*o));
+	if (!j)
+		return -1;
+	o->status = (enum vm_status)num(j, "status");
+	snprintf(o->accel, sizeof(o->accel), "%s", str(j, "accel") ? str(j, "accel") : "?");
+	s = str(j, "tcg_thread");
+	/* The only two values vm_boot() gives, as its static strings. */
+	o->tcg_thread = !s ? NULL : !strcmp(s, "single") ? "single" : "multi";
+	o->qemu_version = xstrdup(str(j, "qemu_version") ? str(j, "qemu_version") : "?");
+	o->ready_s = num(j, "ready_s");
+	o->wall_s = num(j, "wall_s");
+	if (str(j, "console_problem"))
+		o->console_problem = xstrdup(str(j, "console_problem"));
+	o->console_path = xasprintf("%s/console.log", dir);
+	{
+		char *chan = xasprintf("%s/channel", dir);
+
+		o->channel = read_file(chan, &o->channel_len);
+		if (!o->channel) {
+			o->channel = xstrdup("");
+			o->channel_len = 0;
+		}
+		free(chan);
+	}
+	if (!strcmp(o->accel, "cost")) {
+		o->cost_path = xasprintf("%s/%s", dir, VM_COST_FILE);
+		o->cost_text = read_file(o->cost_path, NULL);
+	}
+	cJSON_Delete(j);
+	return 0;
+}
+
+/* "'it''s'" for sh: the path between single quotes, each quote closed and escaped. */
+static void sh_quote(struct strbuf *b, const char *s)
+{
+	sb_addf(b, "'");
+	for (; *s; s++)
+		sb_addf(b, *s == '\'' ? "'\\''" : "%c", *s);
+	sb_addf(b, "'");
+}
+
+int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *dirs, int n)
+{
+	char *list = xasprintf("%s/tasks", jobdir), *script = xasprintf("%s/job.sh", jobdir);
+	char exe[PATH_MAX], *argv[64], *words = NULL, *save = NULL, *w, *out = NULL;
+	struct strbuf b = { 0 };
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int argc = 0, ret = -1;
+
+	if (len < 0) {
+		error("/proc/self/exe: %s", strerror(errno));
+		goto out;
+	}
+	exe[len] = '\0';
+	sb_addf(&b, "%s", "");
+	for (int i = 0; i < n; i++)
+		sb_addf(&b, "%s\n", dirs[i]);
+	if (write_file_atomic(list, b.s, strlen(b.s)))
+		goto out;
+	free(b.s);
+	b = (struct strbuf){ 0 };
+	/* The nodes run this program from the shared path it has here. */
+	sb_addf(&b, "#!/bin/sh\nexec ");
+	sh_quote(&b, exe);
+	sb_addf(&b, " run --task=");
+	sh_quote(&b, list);
+	sb_addf(&b, "\n");
+	if (write_file_atomic(script, b.s, strlen(b.s)))
+		goto out;
+	argv[argc++] = xstrdup("sbatch");
+	argv[argc++] = xstrdup("--parsable");
+	argv[argc++] = xstrdup("--wait");
+	argv[argc++] = xstrdup("--job-name=slabbench");
+	argv[argc++] = xasprintf("--array=0-%d", n - 1);
+	argv[argc++] = xasprintf("--output=%s/%%a.log", jobdir);
+	if (s->partition)
+		argv[argc++] = xasprintf("--partition=%s", s->partition);
+	if (s->account)
+		argv[argc++] = xasprintf("--account=%s", s->account);
+	if (s->time_limit)
+		argv[argc++] = xasprintf("--time=%s", s->time_limit);
+	words = xstrdup(s->sbatch_args ? s->sbatch_args : "");
+	for (w = strtok_r(words, " \t", &save); w && argc < 60; w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = xstrdup(w);
+	argv[argc++] = xstrdup(script);
+	argv[argc] = NULL;
+	fprintf(stderr, "slabbench: %d boot%s as a Slurm job array (logs: %s/INDEX.log)\n", n,
+		n == 1 ? "" : "s", jobdir);
+	ret = run_capture(argv, &out, NULL);
+	if (ret == 127 || ret < 0)
+		error("sbatch could not be run (Debian's slurm-client; docs/scale.md)");
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+out:
+	free(out);
+	free(words);
+	free(b.s);
+	free(script);
+	free(list);
+	return ret;
+}

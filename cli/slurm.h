@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run --engine=slurm: each boot of the matrix is a task of one Slurm job
+ * array. The submit host builds the kernels and stages the guests (in the
+ * cache, which every node must share), writes one directory per boot
+ * with the guest machine it is to boot, submits the array and waits; each
+ * task boots its guest there (run --task) and leaves QEMU's files and an
+ * outcome. The submit host then records every boot as a local run does.
+ * Slurm does the scheduling: no queue of ours.
+ */
+#ifndef SLABBENCH_SLURM_H
+#define SLABBENCH_SLURM_H
+
+#include "vm.h"
+
+#include <stdbool.h>
+
+struct slurm_opts {
+	const char *partition, *account, *time_limit;
+	const char *sbatch_args;	/* more sbatch options, split on blanks */
+};
+
+/*
+ * Writes @dir/task.json: the guest machine @c (its dir is @dir) and @key,
+ * what a boot's result depends on, so that a resubmission reuses only
+ * outcomes of the same guest.
+ */
+int slurm_task_save(const char *dir, const struct vm_config *c, const char *key);
+/* Whether @dir holds the outcome of a task with @key whose guest ran the whole plan. */
+bool slurm_task_done(const char *dir, const char *key);
+/*
+ * The array task: boots the guest of line $SLURM_ARRAY_TASK_ID (from 0)
+ * of @list, a task directory a line, and writes its outcome.json beside
+ * QEMU's files. 0 when the guest ran the whole plan.
+ */
+int slurm_task_run(const char *list);
+/* The outcome a task left in @dir, with its files; -1 when it left none. */
+int slurm_outcome_load(const char *dir, struct vm_outcome *o);
+/*
+ * Submits @n task directories as one array from @jobdir (its list, batch
+ * script and the tasks' logs, JOBDIR/INDEX.log) and waits for the array
+ * to end. Returns sbatch's exit status (not 0 when a task failed), or -1
+ * when it could not be run.
+ */
+int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *dirs, int n);
+
+#endif
