@@ -155,10 +155,20 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 		const cJSON *ids = cJSON_GetObjectItemCaseSensitive(m, "windows");
 		const cJSON *ops = cJSON_GetObjectItemCaseSensitive(m, "ops_per_window");
 		const cJSON *labels = cJSON_GetObjectItemCaseSensitive(m, "labels");
-		cJSON *samples[COST_NR], *id;
+		const cJSON *loop_id = cJSON_GetObjectItemCaseSensitive(m, "loop_window");
+		const struct cost_window *loop = NULL;
+		cJSON *samples[COST_NR], *gross[COST_NR], *loops[COST_NR], *id;
 
 		if (!ids)
 			continue;
+		if (loop_id && !(whole(loop_id) && (loop = cost_find(cf, loop_id->valuedouble)))) {
+			*why = whole(loop_id) ? xasprintf("metric %s: loop window %.0f is not in the "
+							  "cost model's %s", m->string,
+							  loop_id->valuedouble, path) :
+						xasprintf("metric %s: the loop window is not a whole "
+							  "number", m->string);
+			goto fail;
+		}
 		if (!cJSON_IsArray(ids) || !whole(ops) || ops->valuedouble < 1 ||
 		    cJSON_GetArraySize(ids) !=
 			    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples"))) {
@@ -175,6 +185,8 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 			if (labels)
 				cJSON_AddItemToObject(d, "labels", cJSON_Duplicate(labels, 1));
 			samples[k] = cJSON_AddArrayToObject(d, "samples");
+			gross[k] = loop ? cJSON_AddArrayToObject(d, "gross") : NULL;
+			loops[k] = loop ? cJSON_AddArrayToObject(d, "loop") : NULL;
 		}
 		cJSON_ArrayForEach(id, ids) {
 			const struct cost_window *w = whole(id) ? cost_find(cf, id->valuedouble) : NULL;
@@ -193,9 +205,25 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 			cJSON_AddNumberToObject(r, "window", w->id);
 			cJSON_AddNumberToObject(r, "ops", ops->valuedouble);
 			for (int k = 0; k < COST_NR; k++) {
+				/* Net of the twin loop's count over as many operations. */
+				double net = loop ? (double)w->c[k] - (double)loop->c[k] : w->c[k];
+
 				cJSON_AddItemToArray(samples[k],
-						     cJSON_CreateNumber(w->c[k] / ops->valuedouble));
+						     cJSON_CreateNumber(net / ops->valuedouble));
 				cJSON_AddNumberToObject(r, cost_counters[k].key, w->c[k]);
+				if (!loop)
+					continue;
+				cJSON_AddItemToArray(gross[k],
+						     cJSON_CreateNumber(w->c[k] / ops->valuedouble));
+				cJSON_AddItemToArray(loops[k],
+						     cJSON_CreateNumber(loop->c[k] / ops->valuedouble));
+			}
+			if (loop) {
+				cJSON *l = cJSON_AddObjectToObject(r, "loop");
+
+				cJSON_AddNumberToObject(l, "window", loop->id);
+				for (int k = 0; k < COST_NR; k++)
+					cJSON_AddNumberToObject(l, cost_counters[k].key, loop->c[k]);
 			}
 			cJSON_AddItemToArray(raw, r);
 		}

@@ -85,6 +85,49 @@ static double sample(const cJSON *res, const char *metric, int i)
 	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "samples"), i)->valuedouble;
 }
 
+static double member(const cJSON *res, const char *metric, const char *name, int i)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(res, "metrics"), metric);
+
+	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, name), i)->valuedouble;
+}
+
+/* Samples net of the twin loop's window, gross and loop beside them. */
+static void test_join_loop(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":3");
+	const cJSON *raw, *loop;
+	struct cost_file cf;
+	char *why = NULL;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a loop window joins");
+	CHECK_NEAR(sample(res, "instructions_per_op[size=64]", 0), 19.0, 0,
+		   "net: (2000 - 100) instructions over 100 ops");
+	CHECK_NEAR(sample(res, "instructions_per_op[size=64]", 1), 0.0, 0,
+		   "the loop's own window net of itself: 0");
+	CHECK_NEAR(member(res, "instructions_per_op[size=64]", "gross", 0), 20.0, 0,
+		   "gross beside it: 2000 over 100");
+	CHECK_NEAR(member(res, "loads_per_op[size=64]", "loop", 0), 0.1, 1e-12,
+		   "the loop's per op beside it: 10 loads over 100");
+	CHECK_NEAR(sample(res, "l1d_misses_per_op[size=64]", 0), 0.05, 1e-12,
+		   "misses net as well: (6 - 1) over 100");
+	raw = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "cost_windows"), 0);
+	loop = cJSON_GetObjectItemCaseSensitive(raw, "loop");
+	CHECK(cJSON_GetObjectItemCaseSensitive(raw, "insns")->valuedouble == 2000 &&
+	      cJSON_GetObjectItemCaseSensitive(loop, "window")->valuedouble == 3 &&
+	      cJSON_GetObjectItemCaseSensitive(loop, "insns")->valuedouble == 100,
+	      "raw counts stay gross, the loop's raw counts beside them");
+	cJSON_Delete(res);
+	res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":8");
+	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "loop window 8"),
+	      "a loop window the plugin never closed is an error naming it");
+	free(why);
+	cJSON_Delete(res);
+	cost_free(&cf);
+}
+
 static void test_join(void)
 {
 	cJSON *res = module_result("\"windows\":[7,3],\"ops_per_window\":100");
@@ -139,8 +182,10 @@ static void test_join(void)
 	res = module_result("\"windows\":[7,3],\"ops_per_window\":0");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why, "zero ops per window refused");
 	free(why);
+	why = NULL;
 	cJSON_Delete(res);
 	cost_free(&cf);
+	test_join_loop();
 }
 
 /* The runner's path: frames with windows become results with the model's metrics. */
