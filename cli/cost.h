@@ -32,6 +32,8 @@ extern const struct cost_counter_name {
 struct cost_window {
 	unsigned long id;
 	unsigned long long c[COST_NR];
+	/* Interrupts and exceptions delivered, whose handlers were left out. */
+	unsigned long long intr;
 };
 
 struct cost_file {
