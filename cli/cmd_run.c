@@ -9,6 +9,8 @@
 #include "options.h"
 #include "runner.h"
 
+#include <string.h>
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct usage usage = {
@@ -20,7 +22,7 @@ int cmd_run(int argc, char **argv)
 			 "under single-threaded TCG.\n",
 	};
 	struct runner_opts o = {
-		.allocs = "slub", .workload = "quick", .boots = RUN_BOOTS,
+		.allocs = "slub", .workload = "quick",
 		.vm = { .accel = "auto", .numa = 1 },
 	};
 	struct opt opts[] = {
@@ -38,7 +40,8 @@ int cmd_run(int argc, char **argv)
 		{ .type = OPT_T_LONG, .name = "boots", .value = &o.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "independent boots per allocator, interleaved\n"
 				      "(A B A B); compare tests across boots",
-		  .deftext = RUNNER_STR(RUN_BOOTS) },
+		  .deftext = RUNNER_STR(RUN_BOOTS) ", " RUNNER_STR(RUN_COST_BOOTS)
+			     " under --accel=cost" },
 		OPT_BOOLEAN(0, "slub-sysfs", &o.slub_sysfs,
 			    "check each census cache against SLUB's\n"
 			    "/sys/kernel/slab too; off by default: reading it\n"
@@ -52,5 +55,7 @@ int cmd_run(int argc, char **argv)
 
 	if (options_parse(&usage, opts, argc, argv) < 0)
 		return 2;
+	if (!o.boots)
+		o.boots = strcmp(o.vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
 	return runner_run(&o);
 }
