@@ -87,17 +87,19 @@ static __always_inline int batch_alloc_loop(struct batch *b, struct sb_timer *t,
 					    bool twin, bool touch)
 {
 	u64 done, i, n;
+	void *obj;
 
 	sb_timer_reset(t);
 	for (done = 0; done < b->count; done += n) {
 		n = min_t(u64, SB_BATCH, b->count - done);
 		sb_timer_start(t);
 		for (i = done; i < done + n; i++) {
-			b->objs[i] = twin ? sb_twin() :
-				     kmem_cache_alloc(b->cache, GFP_KERNEL);
-			if (unlikely(!b->objs[i]))
+			obj = twin ? sb_twin() :
+			      kmem_cache_alloc(b->cache, GFP_KERNEL);
+			if (unlikely(!obj))
 				break;
-			sb_touch_write(b->objs[i], touch);
+			b->objs[i] = obj;
+			sb_touch_write(obj, touch);
 		}
 		sb_timer_stop(t);
 		if (i < done + n) {

@@ -82,6 +82,7 @@ static __always_inline int bulk_round(struct bulk *b, struct kmem_cache *cache,
 				      bool twin, bool touch)
 {
 	unsigned int i;
+	void *obj;
 	int got;
 
 	if (api == API_BULK) {
@@ -103,19 +104,26 @@ static __always_inline int bulk_round(struct bulk *b, struct kmem_cache *cache,
 			kmem_cache_free_bulk(cache, bulk, b->objs);
 		return 0;
 	}
+	/*
+	 * The object in a local: a touch through b->objs[i] would reload
+	 * it after the volatile store, which the twin pays and the calls'
+	 * loop partly shares with its own reloads.
+	 */
 	for (i = 0; i < bulk; i++) {
-		b->objs[i] = twin ? sb_twin() : kmem_cache_alloc(cache, GFP_KERNEL);
-		if (unlikely(!b->objs[i])) {
+		obj = twin ? sb_twin() : kmem_cache_alloc(cache, GFP_KERNEL);
+		if (unlikely(!obj)) {
 			while (!twin && i--)
 				kmem_cache_free(cache, b->objs[i]);
 			return -ENOMEM;
 		}
-		sb_touch_write(b->objs[i], touch);
+		b->objs[i] = obj;
+		sb_touch_write(obj, touch);
 	}
 	for (i = 0; i < bulk; i++) {
-		sb_touch_read(b->objs[i], touch);
+		obj = b->objs[i];
+		sb_touch_read(obj, touch);
 		if (!twin)
-			kmem_cache_free(cache, b->objs[i]);
+			kmem_cache_free(cache, obj);
 	}
 	return 0;
 }
