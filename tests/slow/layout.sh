@@ -56,7 +56,13 @@ for a in ${LAYOUT_ALLOCS:-slab slub}; do
 	check "$a: identical instruction, load, store, locked and irq-flag counts on every benchmark" \
 		test "$(counts "$TMP/$a.json")" = "$(counts "$TMP/padded-$a.json")"
 	check "$a: and the counts are there to compare" \
-		jqt "$TMP/padded-$a.json" '[.tests[].metrics.instructions_per_op.samples[]] | length > 0'
+		jqt "$TMP/padded-$a.json" '.tests[0].metrics.instructions_per_op.samples | length > 0'
+	irqs() { jq -c '[.tests[].metrics | to_entries[] | select(.value.windows) | .value.irqs]' "$1"; }
+	if [ "$(irqs "$TMP/$a.json")" = "$(irqs "$TMP/padded-$a.json")" ]; then
+		echo "# $a: the padding left every sample's interrupts where they were"
+	else
+		echo "# $a: the padding moved ticks between samples"
+	fi
 	check "$a: some windows took interrupts, left out" \
 		jqt "$TMP/padded-$a.json" '[.tests[].extra.cost_windows[][] | .intr] | add > 0'
 	"$SB" compare --fail-on-regression=1 "$TMP/$a.json" "$TMP/padded-$a.json" \
