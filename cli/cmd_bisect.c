@@ -580,7 +580,7 @@ int cmd_bisect(int argc, char **argv)
 		OPT_VM(&b.vm, 1),
 		{ .type = OPT_T_LONG, .name = "boots", .value = &b.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "boots per revision",
-		  .deftext = "1 with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
+		  .deftext = RUNNER_STR(RUN_COST_BOOTS) " with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
 		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &output,
 		  .argh = "DIR", .help = "results, logs and the report",
 		  .deftext = "results/bisect-GOOD-BAD" },
@@ -597,7 +597,7 @@ int cmd_bisect(int argc, char **argv)
 	if (check_args(&b, &tree, &good, &bad))
 		goto out;
 	if (!b.boots)
-		b.boots = strcmp(b.vm.accel, "cost") ? RUN_BOOTS : 1;
+		b.boots = strcmp(b.vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
 	if (strcmp(b.vm.accel, "cost") && b.boots < CMP_MIN_BOOTS) {
 		error("bisect: --boots=%ld: a time is judged across %d boots or more (or use "
 		      "--accel=cost)", b.boots, CMP_MIN_BOOTS);

@@ -9,6 +9,8 @@
 #include "options.h"
 #include "runner.h"
 
+#include <string.h>
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct usage usage = {
@@ -22,7 +24,7 @@ int cmd_run(int argc, char **argv)
 	};
 	static const char *const engines[] = { "local", "slurm", NULL };
 	struct runner_opts o = {
-		.allocs = "slub", .workload = "quick", .boots = RUN_BOOTS,
+		.allocs = "slub", .workload = "quick",
 		.vm = { .accel = "auto", .numa = 1 }, .engine = "local",
 	};
 	struct opt opts[] = {
@@ -40,7 +42,8 @@ int cmd_run(int argc, char **argv)
 		{ .type = OPT_T_LONG, .name = "boots", .value = &o.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "independent boots per allocator, interleaved\n"
 				      "(A B A B); compare tests across boots",
-		  .deftext = RUNNER_STR(RUN_BOOTS) },
+		  .deftext = RUNNER_STR(RUN_BOOTS) ", " RUNNER_STR(RUN_COST_BOOTS)
+			     " under --accel=cost" },
 		OPT_JOBS(&o.jobs),
 		OPT_CHOICE("engine", &o.engine, "ENGINE", engines,
 			   "where the guests boot: here, or each boot as a\n"
@@ -68,5 +71,7 @@ int cmd_run(int argc, char **argv)
 
 	if (options_parse(&usage, opts, argc, argv) < 0)
 		return 2;
+	if (!o.boots)
+		o.boots = strcmp(o.vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
 	return runner_run(&o);
 }

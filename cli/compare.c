@@ -229,6 +229,19 @@ static void boot_summary(const cJSON *m, struct summary *s, struct summary *ls, 
 	free(x);
 }
 
+/*
+ * Times are tested across boots; so are the cost model's simulated misses
+ * (kind model), which move with the physical placement of what they
+ * touch, when the boots spread on either side: without a spread there is
+ * nothing to tell a change from another placement, and no test.
+ */
+static bool tests_kind(const struct cmp_row *row, const struct cmp_cell *x)
+{
+	if (row->kind == KIND_MODEL)
+		return row->base.stddev > 0 || x->s.stddev > 0;
+	return row->kind == KIND_TIME;
+}
+
 /* The percent change, its interval and test, of a log row's cell. */
 static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha, bool testable)
 {
@@ -242,7 +255,7 @@ static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha
 		x->ci_lo = 100 * expm1(lo);
 		x->ci_hi = 100 * expm1(hi);
 	}
-	x->tested = row->kind == KIND_TIME && testable && !welch_test(&row->lbase, &x->ls, &x->w);
+	x->tested = tests_kind(row, x) && testable && !welch_test(&row->lbase, &x->ls, &x->w);
 	x->worse = row->higher_better ? x->ls.mean < row->lbase.mean : x->ls.mean > row->lbase.mean;
 }
 
@@ -305,13 +318,13 @@ static void fill_cell(struct cmp_cell *x, const struct cmp_row *row, const cJSON
 		else
 			x->has_ci = !percent_change_ci(&row->base, &x->s, alpha, &x->ci_lo,
 						       &x->ci_hi);
-		x->tested = row->kind == KIND_TIME && testable &&
+		x->tested = tests_kind(row, x) && testable &&
 			    !welch_test(&row->base, &x->s, &x->w);
 		x->worse = row->higher_better ? x->s.mean < row->base.mean :
 			   x->s.mean > row->base.mean;
 	}
 	/* The cost model's counts repeat exactly: a change is a change, untested. */
-	x->exact = cost_unit(row->unit);
+	x->exact = cost_unit(row->unit) && row->kind == KIND_EXACT;
 	if (x->exact)
 		x->tested = false;
 	if (x->unresolved || row->unresolved)
@@ -766,8 +779,10 @@ char *compare_text(const struct comparison *c)
 		    "resolves: not a time\n"
 		    "kind: time (tested), emulated (a time under TCG: the host's speed, not\n"
 		    "hardware's), cycles (TSC twin of a time), exact (counts), model (simulated);\n"
-		    "only times are tested. *better, *worse: BH-adjusted p < %s and beyond the\n"
-		    "floor, in the metric's good or bad direction; floor: p < %s but inside it\n",
+		    "times are tested, and model counts when their boots spread (else not\n"
+		    "judged); exact counts change by any difference. *better, *worse: BH-adjusted\n"
+		    "p < %s and beyond the floor, in the metric's good or bad direction; floor:\n"
+		    "p < %s but inside it\n",
 		a, a, a);
 	if (c->floor_note)
 		sb_wrap(&b, 2, 80, c->floor_note);

@@ -56,7 +56,9 @@ static int parse_line(const char *line, struct cost_window *w)
 			return -1;
 		p += used;
 	}
-	return *p ? -1 : 0;
+	if (sscanf(p, " intr %llu%n", &w->intr, &used) != 1)
+		return -1;
+	return p[used] ? -1 : 0;
 }
 
 int cost_parse(const char *path, const char *text, struct cost_file *cf)
@@ -69,8 +71,8 @@ int cost_parse(const char *path, const char *text, struct cost_file *cf)
 	if (strncmp(text, COST_HEADER, strlen(COST_HEADER)) ||
 	    sscanf(text + strlen(COST_HEADER), "%d %n", &cf->version, &used) != 1)
 		return error("%s:1: not a cost-model file (no '" COST_HEADER "VERSION' line)", path);
-	if (cf->version != 1)
-		return error("%s:1: cost-model file version %d, this slabbench reads 1", path,
+	if (cf->version != 2)
+		return error("%s:1: cost-model file version %d, this slabbench reads 2", path,
 			     cf->version);
 	end = strchr(text, '\n');
 	cf->geometry = xasprintf("%.*s", (int)((end ? end : text + strlen(text)) -
@@ -85,7 +87,8 @@ int cost_parse(const char *path, const char *text, struct cost_file *cf)
 		one = xasprintf("%.*s", (int)(end ? (size_t)(end - line) : strlen(line)), line);
 		if (parse_line(one, &w)) {
 			error("%s:%zu: not 'window ID vcpu N insns I loads L stores S locked K "
-			      "irqflag Q l1d_miss A l2_miss B llc_miss C': %.60s", path, no, one);
+			      "irqflag Q l1d_miss A l2_miss B llc_miss C intr D': %.60s", path, no,
+			      one);
 			free(one);
 			cost_free(cf);
 			return -1;
@@ -106,6 +109,7 @@ int cost_parse(const char *path, const char *text, struct cost_file *cf)
 		if (cf->n && cf->w[cf->n - 1].id == cf->w[i].id) {
 			for (int k = 0; k < COST_NR; k++)
 				cf->w[cf->n - 1].c[k] += cf->w[i].c[k];
+			cf->w[cf->n - 1].intr += cf->w[i].intr;
 			continue;
 		}
 		cf->w[cf->n++] = cf->w[i];
@@ -155,10 +159,20 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 		const cJSON *ids = cJSON_GetObjectItemCaseSensitive(m, "windows");
 		const cJSON *ops = cJSON_GetObjectItemCaseSensitive(m, "ops_per_window");
 		const cJSON *labels = cJSON_GetObjectItemCaseSensitive(m, "labels");
-		cJSON *samples[COST_NR], *id;
+		const cJSON *loop_id = cJSON_GetObjectItemCaseSensitive(m, "loop_window");
+		const struct cost_window *loop = NULL;
+		cJSON *samples[COST_NR], *gross[COST_NR], *loops[COST_NR], *id;
 
 		if (!ids)
 			continue;
+		if (loop_id && !(whole(loop_id) && (loop = cost_find(cf, loop_id->valuedouble)))) {
+			*why = whole(loop_id) ? xasprintf("metric %s: loop window %.0f is not in the "
+							  "cost model's %s", m->string,
+							  loop_id->valuedouble, path) :
+						xasprintf("metric %s: the loop window is not a whole "
+							  "number", m->string);
+			goto fail;
+		}
 		if (!cJSON_IsArray(ids) || !whole(ops) || ops->valuedouble < 1 ||
 		    cJSON_GetArraySize(ids) !=
 			    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples"))) {
@@ -175,6 +189,8 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 			if (labels)
 				cJSON_AddItemToObject(d, "labels", cJSON_Duplicate(labels, 1));
 			samples[k] = cJSON_AddArrayToObject(d, "samples");
+			gross[k] = loop ? cJSON_AddArrayToObject(d, "gross") : NULL;
+			loops[k] = loop ? cJSON_AddArrayToObject(d, "loop") : NULL;
 		}
 		cJSON_ArrayForEach(id, ids) {
 			const struct cost_window *w = whole(id) ? cost_find(cf, id->valuedouble) : NULL;
@@ -192,10 +208,28 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 			cJSON_AddStringToObject(r, "metric", m->string);
 			cJSON_AddNumberToObject(r, "window", w->id);
 			cJSON_AddNumberToObject(r, "ops", ops->valuedouble);
+			cJSON_AddNumberToObject(r, "intr", w->intr);
 			for (int k = 0; k < COST_NR; k++) {
+				/* Net of the twin loop's count over as many operations. */
+				double net = loop ? (double)w->c[k] - (double)loop->c[k] : w->c[k];
+
 				cJSON_AddItemToArray(samples[k],
-						     cJSON_CreateNumber(w->c[k] / ops->valuedouble));
+						     cJSON_CreateNumber(net / ops->valuedouble));
 				cJSON_AddNumberToObject(r, cost_counters[k].key, w->c[k]);
+				if (!loop)
+					continue;
+				cJSON_AddItemToArray(gross[k],
+						     cJSON_CreateNumber(w->c[k] / ops->valuedouble));
+				cJSON_AddItemToArray(loops[k],
+						     cJSON_CreateNumber(loop->c[k] / ops->valuedouble));
+			}
+			if (loop) {
+				cJSON *l = cJSON_AddObjectToObject(r, "loop");
+
+				cJSON_AddNumberToObject(l, "window", loop->id);
+				cJSON_AddNumberToObject(l, "intr", loop->intr);
+				for (int k = 0; k < COST_NR; k++)
+					cJSON_AddNumberToObject(l, cost_counters[k].key, loop->c[k]);
 			}
 			cJSON_AddItemToArray(raw, r);
 		}

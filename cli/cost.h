@@ -6,7 +6,10 @@
  * one window id (kmod/sb_mark.h) and gives the ids beside the samples
  * ("windows", with "ops_per_window"). A sample's counts are the sums
  * over every line of its id; divided by the operations of the window
- * they become the per-operation metrics below.
+ * they become the per-operation metrics below. A metric with a
+ * "loop_window" (the benchmark's twin loop: its loop with the allocator's
+ * calls taken out, over as many operations) gets its counts net of the
+ * twin's as samples, and "gross" and "loop" beside them.
  */
 #ifndef SLABBENCH_COST_H
 #define SLABBENCH_COST_H
@@ -29,6 +32,8 @@ extern const struct cost_counter_name {
 struct cost_window {
 	unsigned long id;
 	unsigned long long c[COST_NR];
+	/* Interrupts and exceptions delivered, whose handlers were left out. */
+	unsigned long long intr;
 };
 
 struct cost_file {
@@ -50,9 +55,10 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
 
 /*
  * To one module result @res, adds per metric with "windows" the eight
- * metrics of the model (instructions_per_op... for ns_per_op, and so on)
- * and "cost_windows", every sample's window and raw counts. Returns 0,
- * or -1 with *why set when a window is not in @cf or a window list is
+ * metrics of the model (instructions_per_op... for ns_per_op, and so on),
+ * net of the metric's "loop_window" if it has one, and "cost_windows",
+ * every sample's window and raw counts (and its loop's). Returns 0, or -1
+ * with *why set when a window is not in @cf or a window list is
  * malformed.
  */
 int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **why);

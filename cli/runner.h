@@ -62,6 +62,12 @@ struct workload;
  * (SLAB and SLUB) spends about 4 minutes booting.
  */
 #define RUN_BOOTS 5
+/*
+ * Under --accel=cost: every boot of one kernel gives the same counts, and
+ * its times count instructions (icount), so a second boot adds nothing
+ * but 17 to 57 s (measured on quick).
+ */
+#define RUN_COST_BOOTS 1
 
 /*
  * -j: guests at once. 1 by default: guests that share a host perturb

@@ -49,7 +49,7 @@ struct bulk {
 	u64 *irqs;
 	/* [repeat][i]: point * API_NR + api run i-th in that repeat. */
 	u32 *order;
-	/* [point]: the empty loop over that point's rounds. */
+	/* [point][api]: the twin loop over that point's rounds. */
 	struct sb_timer *overhead;
 };
 
@@ -70,49 +70,113 @@ static u64 bulk_rounds(const struct bulk *b, unsigned int bulk)
 	return DIV_ROUND_UP(b->ctx->val[P_OBJECTS], bulk);
 }
 
-static int bulk_loop(struct bulk *b, struct kmem_cache *cache,
-		     unsigned int api, unsigned int bulk, u64 rounds,
-		     struct sb_timer *t)
+/*
+ * One round: @bulk objects allocated, then freed. Instantiated per (@api,
+ * @twin, @touch), all constants, so that no test of them is left in the
+ * loops (with touch=0 the passes that touch disappear). The twin is the
+ * round without the allocator's calls, its objects the twin's line: what
+ * the loop itself costs.
+ */
+static __always_inline int bulk_round(struct bulk *b, struct kmem_cache *cache,
+				      unsigned int bulk, unsigned int api,
+				      bool twin, bool touch)
+{
+	unsigned int i;
+	void *obj;
+	int got;
+
+	if (api == API_BULK) {
+		if (twin) {
+			got = bulk;
+			OPTIMIZER_HIDE_VAR(got);
+		} else {
+			got = kmem_cache_alloc_bulk(cache, GFP_KERNEL, bulk, b->objs);
+		}
+		if (unlikely(!got))
+			return -ENOMEM;
+		if (touch) {
+			for (i = 0; i < bulk; i++)
+				sb_touch_write(b->objs[i], true);
+			for (i = 0; i < bulk; i++)
+				sb_touch_read(b->objs[i], true);
+		}
+		if (!twin)
+			kmem_cache_free_bulk(cache, bulk, b->objs);
+		return 0;
+	}
+	/*
+	 * The object in a local: a touch through b->objs[i] would reload
+	 * it after the volatile store, which the twin pays and the calls'
+	 * loop partly shares with its own reloads.
+	 */
+	for (i = 0; i < bulk; i++) {
+		obj = twin ? sb_twin() : kmem_cache_alloc(cache, GFP_KERNEL);
+		if (unlikely(!obj)) {
+			while (!twin && i--)
+				kmem_cache_free(cache, b->objs[i]);
+			return -ENOMEM;
+		}
+		b->objs[i] = obj;
+		sb_touch_write(obj, touch);
+	}
+	for (i = 0; i < bulk; i++) {
+		obj = b->objs[i];
+		sb_touch_read(obj, touch);
+		if (!twin)
+			kmem_cache_free(cache, obj);
+	}
+	return 0;
+}
+
+static __always_inline int bulk_chunks(struct bulk *b, struct kmem_cache *cache,
+				       unsigned int bulk, u64 rounds,
+				       struct sb_timer *t, unsigned int api,
+				       bool twin, bool touch)
 {
 	u64 chunk = bulk_rounds_per_chunk(bulk);
-	bool touch = b->ctx->val[P_TOUCH];
 	u64 done, r, n;
-	unsigned int i;
+	int ret = 0;
 
 	sb_timer_reset(t);
 	for (done = 0; done < rounds; done += n) {
 		n = min_t(u64, chunk, rounds - done);
 		sb_timer_start(t);
-		for (r = 0; r < n; r++) {
-			if (api == API_BULK) {
-				if (unlikely(!kmem_cache_alloc_bulk(cache, GFP_KERNEL,
-								    bulk, b->objs)))
-					return -ENOMEM;
-				for (i = 0; i < bulk; i++)
-					sb_touch_write(b->objs[i], touch);
-				for (i = 0; i < bulk; i++)
-					sb_touch_read(b->objs[i], touch);
-				kmem_cache_free_bulk(cache, bulk, b->objs);
-				continue;
-			}
-			for (i = 0; i < bulk; i++) {
-				b->objs[i] = kmem_cache_alloc(cache, GFP_KERNEL);
-				if (unlikely(!b->objs[i])) {
-					while (i--)
-						kmem_cache_free(cache, b->objs[i]);
-					return -ENOMEM;
-				}
-				sb_touch_write(b->objs[i], touch);
-			}
-			for (i = 0; i < bulk; i++) {
-				sb_touch_read(b->objs[i], touch);
-				kmem_cache_free(cache, b->objs[i]);
-			}
-		}
+		for (r = 0; r < n && !ret; r++)
+			ret = bulk_round(b, cache, bulk, api, twin, touch);
 		sb_timer_stop(t);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
+}
+
+static __always_inline int bulk_api(struct bulk *b, struct kmem_cache *cache,
+				    unsigned int bulk, u64 rounds,
+				    struct sb_timer *t, unsigned int api,
+				    bool twin)
+{
+	if (b->ctx->val[P_TOUCH])
+		return bulk_chunks(b, cache, bulk, rounds, t, api, twin, true);
+	return bulk_chunks(b, cache, bulk, rounds, t, api, twin, false);
+}
+
+static int bulk_loop(struct bulk *b, struct kmem_cache *cache,
+		     unsigned int api, unsigned int bulk, u64 rounds,
+		     struct sb_timer *t, bool twin)
+{
+	unsigned int i;
+
+	if (!twin)
+		return api == API_BULK ?
+		       bulk_api(b, cache, bulk, rounds, t, API_BULK, false) :
+		       bulk_api(b, cache, bulk, rounds, t, API_LOOP, false);
+	/* What kmem_cache_alloc_bulk() would have filled in. */
+	for (i = 0; i < bulk; i++)
+		b->objs[i] = sb_twin();
+	return api == API_BULK ?
+	       bulk_api(b, cache, bulk, rounds, t, API_BULK, true) :
+	       bulk_api(b, cache, bulk, rounds, t, API_LOOP, true);
 }
 
 /* Sample @r of point @k with @api, on a cache of its own. */
@@ -133,15 +197,18 @@ static int bulk_sample(struct bulk *b, unsigned int k, unsigned int api,
 		return ret;
 	b->object_size = kmem_cache_size(cache);
 	/* Untimed: the cache's first slabs, and the code's first pass. */
-	ret = bulk_loop(b, cache, api, bulk, min_t(u64, rounds, SB_BATCH), &t);
+	ret = bulk_loop(b, cache, api, bulk, min_t(u64, rounds, SB_BATCH), &t,
+			false);
 	if (!ret)
-		ret = bulk_loop(b, cache, api, bulk, rounds, &t);
+		ret = bulk_loop(b, cache, api, bulk, rounds, &t, false);
 	kmem_cache_destroy(cache);
 	if (ret)
 		return ret;
 	at = (k * API_NR + api) * repeats + r;
-	b->ns[at] = sb_per_op_milli(t.ns, b->overhead[k].ns, rounds * bulk);
-	b->cycles[at] = sb_per_op_milli(t.cycles, b->overhead[k].cycles,
+	b->ns[at] = sb_per_op_milli(t.ns, b->overhead[k * API_NR + api].ns,
+				    rounds * bulk);
+	b->cycles[at] = sb_per_op_milli(t.cycles,
+					b->overhead[k * API_NR + api].cycles,
 					rounds * bulk);
 	b->irqs[at] = t.irqs;
 	b->windows[at] = t.window;
@@ -152,14 +219,19 @@ static int bulk_pinned(void *arg)
 {
 	struct bulk *b = arg;
 	unsigned int nr = b->nr_points * API_NR;
-	unsigned int k, i, r, p;
+	unsigned int k, i, r, p, bulk;
+	struct sb_timer t;
 	int ret;
 
-	/* The empty loop over rounds: what both APIs share per bulk. */
-	for (k = 0; k < b->nr_points; k++)
-		sb_loop_overhead_batched(bulk_rounds(b, bulk_at(b, k)),
-					 bulk_rounds_per_chunk(bulk_at(b, k)),
-					 &b->overhead[k]);
+	/* Each point's twin, after an untimed pass that translates its code. */
+	for (p = 0; p < nr; p++) {
+		k = p / API_NR;
+		bulk = bulk_at(b, k);
+		bulk_loop(b, NULL, p % API_NR, bulk,
+			  min_t(u64, bulk_rounds(b, bulk), SB_BATCH), &t, true);
+		bulk_loop(b, NULL, p % API_NR, bulk, bulk_rounds(b, bulk),
+			  &b->overhead[p], true);
+	}
 	for (r = 0; r < b->ctx->val[P_REPEATS]; r++) {
 		sb_point_order(b->order + r * nr, nr, r);
 		for (i = 0; i < nr; i++) {
@@ -191,10 +263,10 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
 	sb_out_point_order(out, b->order, b->nr_points * API_NR, repeats,
 			   bulk_label, b);
-	/* Of the first point, whose rounds are single objects. */
+	/* Of the first point's loop of single calls. */
 	sb_printf(out, "\"object_size\":%u,\"loop_overhead_ns\":",
 		  b->object_size);
-	sb_out_milli(out, sb_per_op_milli(b->overhead[0].ns, 0,
+	sb_out_milli(out, sb_per_op_milli(b->overhead[API_LOOP].ns, 0,
 					  bulk_rounds(b, 1)));
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < b->nr_points; k++) {
@@ -204,6 +276,9 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 			idx = (k * API_NR + api) * repeats;
 			win.id = b->windows + idx;
 			win.ops = DIV_ROUND_UP(ctx->val[P_OBJECTS], at[0].num) * at[0].num;
+			win.loop = b->overhead[k * API_NR + api].window;
+			win.loop_milli = sb_per_op_milli(b->overhead[k * API_NR + api].ns,
+							 0, win.ops);
 			sb_out_timed_at(out, !k && !api, "ns_per_obj", at, "ns",
 					true, b->ns + idx, repeats, b->irqs + idx, &win);
 			sb_out_timed_at(out, false, "cycles_per_obj", at,
@@ -240,7 +315,7 @@ static int bulk_run(struct sb_ctx *ctx)
 	b.irqs = kcalloc(nr_samples, sizeof(*b.irqs), GFP_KERNEL);
 	b.windows = kcalloc(nr_samples, sizeof(*b.windows), GFP_KERNEL);
 	b.order = kcalloc(nr_samples, sizeof(*b.order), GFP_KERNEL);
-	b.overhead = kcalloc(b.nr_points, sizeof(*b.overhead), GFP_KERNEL);
+	b.overhead = kcalloc(b.nr_points * API_NR, sizeof(*b.overhead), GFP_KERNEL);
 	b.objs = kcalloc(max_bulk, sizeof(*b.objs), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!b.ns || !b.cycles || !b.irqs || !b.windows || !b.order || !b.overhead || !b.objs)

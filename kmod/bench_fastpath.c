@@ -10,8 +10,9 @@
 #include "slabbench.h"
 
 enum { P_SIZE, P_ITERS, P_REPEATS, P_API, P_CPU, P_TOUCH };
+enum { API_CACHE, API_KMALLOC, API_TWIN };
 
-static const char * const fastpath_apis[] = { "cache", "kmalloc", NULL };
+static const char * const fastpath_apis[] = { "cache", "kmalloc", "twin", NULL };
 
 static const struct sb_param fastpath_params[] = {
 	[P_SIZE] = { "size", "object size in bytes", SB_U64, 64, 8, 8192 },
@@ -19,8 +20,8 @@ static const struct sb_param fastpath_params[] = {
 		      100000, 1, 100000000 },
 	[P_REPEATS] = { "repeats", "timed repeats (one sample each)", SB_U64,
 			5, 1, 1000 },
-	[P_API] = { "api", "kmem_cache_alloc/free on a private cache, or kmalloc/kfree",
-		    SB_ENUM, 0, 0, 1, fastpath_apis },
+	[P_API] = { "api", "kmem_cache_alloc/free on a private cache, kmalloc/kfree, or neither: the twin loop, measured as a benchmark (its net figures are 0)",
+		    SB_ENUM, API_CACHE, API_CACHE, API_TWIN, fastpath_apis },
 	[P_CPU] = { "cpu", "CPU the loop runs on", SB_U64, 0, 0, SB_CPU_ID_MAX },
 	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
@@ -35,52 +36,99 @@ struct fastpath {
 	struct sb_timer overhead;
 };
 
-static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
+/*
+ * One batch of @n pairs. Instantiated per (@twin, @use_cache, @touch), all
+ * constants, so that no test of them is left inside the loop: the twin
+ * is this loop with the allocator's calls taken out, and measures what
+ * the loop itself costs.
+ */
+static __always_inline int fastpath_batch(struct fastpath *f, u64 n, bool twin,
+					  bool use_cache, bool touch)
 {
 	size_t size = f->ctx->val[P_SIZE];
-	bool use_cache = f->ctx->val[P_API] == 0;
-	bool touch = f->ctx->val[P_TOUCH];
-	u64 done, i, n;
 	void *obj;
+	u64 i;
+
+	for (i = 0; i < n; i++) {
+		if (twin)
+			obj = sb_twin();
+		else if (use_cache)
+			obj = kmem_cache_alloc(f->cache, GFP_KERNEL);
+		else
+			obj = kmalloc(size, GFP_KERNEL);
+		if (unlikely(!obj))
+			return -ENOMEM;
+		sb_touch_write(obj, touch);
+		sb_touch_read(obj, touch);
+		if (twin)
+			continue;
+		if (use_cache)
+			kmem_cache_free(f->cache, obj);
+		else
+			kfree(obj);
+	}
+	return 0;
+}
+
+static __always_inline int fastpath_batches(struct fastpath *f, u64 iters,
+					    struct sb_timer *t, bool twin,
+					    bool use_cache, bool touch)
+{
+	u64 done, n;
+	int ret;
 
 	sb_timer_reset(t);
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);
-		for (i = 0; i < n; i++) {
-			obj = use_cache ? kmem_cache_alloc(f->cache, GFP_KERNEL) :
-					  kmalloc(size, GFP_KERNEL);
-			if (unlikely(!obj))
-				return -ENOMEM;
-			sb_touch_write(obj, touch);
-			sb_touch_read(obj, touch);
-			if (use_cache)
-				kmem_cache_free(f->cache, obj);
-			else
-				kfree(obj);
-		}
+		ret = fastpath_batch(f, n, twin, use_cache, touch);
 		sb_timer_stop(t);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
+}
+
+static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t,
+			 bool twin)
+{
+	bool use_cache = f->ctx->val[P_API] == API_CACHE;
+
+	if (f->ctx->val[P_TOUCH]) {
+		if (twin)
+			return fastpath_batches(f, iters, t, true, false, true);
+		if (use_cache)
+			return fastpath_batches(f, iters, t, false, true, true);
+		return fastpath_batches(f, iters, t, false, false, true);
+	}
+	if (twin)
+		return fastpath_batches(f, iters, t, true, false, false);
+	if (use_cache)
+		return fastpath_batches(f, iters, t, false, true, false);
+	return fastpath_batches(f, iters, t, false, false, false);
 }
 
 static int fastpath_pinned(void *arg)
 {
 	struct fastpath *f = arg;
 	u64 iters = f->ctx->val[P_ITERS];
+	bool twin = f->ctx->val[P_API] == API_TWIN;
 	u64 start = ktime_get_ns();
 	struct sb_timer t;
 	unsigned int r;
 	int ret;
 
-	sb_loop_overhead(iters, &f->overhead);
 	/* Untimed passes warm the per-CPU cache and the code. */
 	do {
-		ret = fastpath_loop(f, SB_BATCH, &t);
+		ret = fastpath_loop(f, SB_BATCH, &t, twin);
+		if (!ret)
+			ret = fastpath_loop(f, SB_BATCH, &t, true);
 	} while (!ret && sb_warming(start));
+	if (!ret)
+		ret = fastpath_loop(f, iters, &f->overhead, true);
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
-		ret = fastpath_loop(f, iters, &t);
+		ret = fastpath_loop(f, iters, &t, twin);
 		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
 		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
 		f->windows[r] = t.window;
@@ -109,7 +157,7 @@ static int fastpath_run(struct sb_ctx *ctx)
 	f.irqs = kcalloc(repeats, sizeof(*f.irqs), GFP_KERNEL);
 	if (!f.ns || !f.cycles || !f.windows || !f.irqs)
 		goto out;
-	if (ctx->val[P_API] == 0) {
+	if (ctx->val[P_API] == API_CACHE) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
 		ret = sb_cache_create_unmerged(ctx, name, ctx->val[P_SIZE],
 					       &f.cache);
@@ -125,6 +173,8 @@ static int fastpath_run(struct sb_ctx *ctx)
 					       ctx->val[P_ITERS]));
 	sb_printf(ctx->out, ",\"metrics\":{");
 	win.id = f.windows;
+	win.loop = f.overhead.window;
+	win.loop_milli = sb_per_op_milli(f.overhead.ns, 0, ctx->val[P_ITERS]);
 	sb_out_timed_at(ctx->out, true, "ns_per_op", NULL, "ns", true, f.ns,
 			repeats, f.irqs, &win);
 	sb_out_timed_at(ctx->out, false, "cycles_per_op", NULL, "cycles", true,

@@ -46,7 +46,14 @@ static size_t sizes_at(unsigned int idx)
 	return SIZES_MIN << idx;
 }
 
-static int sizes_loop(size_t size, u64 iters, bool touch, struct sb_timer *t)
+/*
+ * Instantiated per (@twin, @touch), both constants: no test of them is
+ * left in the loop. The twin is this loop without kmalloc() and kfree():
+ * what the loop itself costs.
+ */
+static __always_inline int sizes_batches(size_t size, u64 iters,
+					 struct sb_timer *t, bool twin,
+					 bool touch)
 {
 	u64 done, i, n;
 	void *obj;
@@ -56,17 +63,30 @@ static int sizes_loop(size_t size, u64 iters, bool touch, struct sb_timer *t)
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);
 		for (i = 0; i < n; i++) {
-			obj = kmalloc(size, GFP_KERNEL);
+			obj = twin ? sb_twin() : kmalloc(size, GFP_KERNEL);
 			if (unlikely(!obj))
-				return -ENOMEM;
+				break;
 			sb_touch_write(obj, touch);
 			sb_touch_read(obj, touch);
-			kfree(obj);
+			if (!twin)
+				kfree(obj);
 		}
 		sb_timer_stop(t);
+		if (i < n)
+			return -ENOMEM;
 		cond_resched();
 	}
 	return 0;
+}
+
+static int sizes_loop(size_t size, u64 iters, bool touch, struct sb_timer *t,
+		      bool twin)
+{
+	if (touch)
+		return twin ? sizes_batches(size, iters, t, true, true) :
+			      sizes_batches(size, iters, t, false, true);
+	return twin ? sizes_batches(size, iters, t, true, false) :
+		      sizes_batches(size, iters, t, false, false);
 }
 
 static int sizes_pinned(void *arg)
@@ -79,16 +99,20 @@ static int sizes_pinned(void *arg)
 	unsigned int i, k, r, at;
 	int ret;
 
-	sb_loop_overhead(iters, &s->overhead);
+	ret = sizes_loop(SIZES_MIN, min_t(u64, iters, SB_BATCH), touch, &t, true);
+	if (!ret)
+		ret = sizes_loop(SIZES_MIN, iters, touch, &s->overhead, true);
+	if (ret)
+		return ret;
 	for (r = 0; r < repeats; r++) {
 		sb_point_order(s->order + r * SIZES_NR, SIZES_NR, r);
 		for (i = 0; i < SIZES_NR; i++) {
 			k = s->order[r * SIZES_NR + i];
 			/* Untimed warm-up of this size's kmalloc cache. */
 			ret = sizes_loop(sizes_at(k), min_t(u64, iters, SB_BATCH),
-					 touch, &t);
+					 touch, &t, false);
 			if (!ret)
-				ret = sizes_loop(sizes_at(k), iters, touch, &t);
+				ret = sizes_loop(sizes_at(k), iters, touch, &t, false);
 			if (ret)
 				return ret;
 			at = k * repeats + r;
@@ -128,7 +152,11 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
 	struct sb_label at[] = { { "size" }, {} };
-	struct sb_windows win = { .ops = ctx->val[P_ITERS] };
+	struct sb_windows win = {
+		.ops = ctx->val[P_ITERS],
+		.loop = s->overhead.window,
+		.loop_milli = sb_per_op_milli(s->overhead.ns, 0, ctx->val[P_ITERS]),
+	};
 	unsigned int k;
 
 	sizes_out_list(out, "sizes", 0);

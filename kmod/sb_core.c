@@ -200,6 +200,9 @@ int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 	return ret;
 }
 
+unsigned long sb_twin_line[L1_CACHE_BYTES / sizeof(unsigned long)]
+	__aligned(L1_CACHE_BYTES);
+
 static atomic_t sb_windows = ATOMIC_INIT(0);
 
 u32 sb_window_next(void)

@@ -242,6 +242,7 @@ static int __init sb_init(void)
 	for (i = 0; i < ARRAY_SIZE(sb_files); i++)
 		debugfs_create_file(sb_files[i].name, sb_files[i].mode, sb_dir,
 				    (void *)&sb_files[i], &sb_fops);
+	sb_mark_gates();
 	return 0;
 }
 

@@ -7,16 +7,20 @@
  * its END, per vCPU.
  *
  * A marker is the 7-byte NOP "nopl disp32(%rax)", 0f 1f 80 XX 00 5b 5b
- * (disp32 = 0x5b5b00XX): XX = 0x01 START, 0x02 END, 0x03 IDT, 0x10 a bit
- * of 0, 0x11 a bit of 1. Before each START come exactly 32 bit markers,
+ * (disp32 = 0x5b5b00XX): XX = 0x01 START, 0x02 END, 0x03 IDT, 0x04 GATE,
+ * 0x10 a bit of 0, 0x11 a bit of 1. Before each START come exactly 32 bit markers,
  * most significant bit first: the window's 32-bit id, which the results
  * carry beside the samples so that the host joins the plugin's counts to
  * them. 64 bits and IDT give the IDT's address, once per sample when
  * its timer is reset, outside the timed code: only interrupt and
  * exception delivery reads the IDT, and QEMU 7.2 reports delivery's
  * accesses to the plugin now and then as an instruction's, which the
- * plugin discards from the IDT read on. A nopl with a memory operand
- * does not access memory.
+ * plugin discards from the IDT read on. 64 bits and GATE name an
+ * interrupt or exception handler's entry point, every one the IDT holds,
+ * once when the module loads: the plugin leaves the handlers' work out of
+ * the windows, from the entry point to the iret that leaves it, so that
+ * a timer tick, which lands wherever the kernel's layout puts it, counts
+ * nowhere. A nopl with a memory operand does not access memory.
  *
  * Elsewhere than x86 the helpers compile to nothing: there is no plugin
  * for other guests.
@@ -50,6 +54,22 @@ static inline void sb_mark_idt(void)
 	asm volatile(".byte 0x0f,0x1f,0x80,0x03,0x00,0x5b,0x5b" ::: "memory");
 }
 
+static inline void sb_mark_gates(void)
+{
+	struct desc_ptr idt;
+	const gate_desc *g;
+	unsigned int i;
+
+	store_idt(&idt);
+	g = (const gate_desc *)idt.address;
+	for (i = 0; i < (idt.size + 1U) / sizeof(*g); i++) {
+		if (!g[i].bits.p)
+			continue;
+		sb_mark_bits(gate_offset(&g[i]), 64);
+		asm volatile(".byte 0x0f,0x1f,0x80,0x04,0x00,0x5b,0x5b" ::: "memory");
+	}
+}
+
 /* The "memory" clobbers keep the timed code between START and END. */
 static __always_inline void sb_mark_start(u32 id)
 {
@@ -63,6 +83,10 @@ static __always_inline void sb_mark_end(void)
 }
 #else
 static inline void sb_mark_idt(void)
+{
+}
+
+static inline void sb_mark_gates(void)
 {
 }
 

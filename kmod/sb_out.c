@@ -247,6 +247,15 @@ void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 			sb_printf(out, "%s%u", i ? "," : "", win->id[i]);
 		sb_printf(out, "],\"ops_per_window\":%llu", win->ops);
 	}
+	if (win && win->loop) {
+		sb_printf(out, ",\"loop_window\":%u,\"gross\":[", win->loop);
+		for (i = 0; i < n; i++) {
+			if (i)
+				sb_printf(out, ",");
+			sb_out_milli(out, milli[i] + win->loop_milli);
+		}
+		sb_printf(out, "]");
+	}
 	if (irqs) {
 		sb_printf(out, ",\"irqs\":[");
 		for (i = 0; i < n; i++)

@@ -96,11 +96,17 @@ void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
 
 /*
  * The cost-model windows of a metric's samples: @id[i] is sample i's
- * window (struct sb_timer), in which @ops operations ran.
+ * window (struct sb_timer), in which @ops operations ran. @loop, if not
+ * 0, is the window of the benchmark's twin loop over as many operations:
+ * the same loop with every allocator call taken out, whose counts the
+ * host subtracts ("loop_window"). @loop_milli is the twin's time per
+ * operation, which the samples are net of: "gross" gives them with it.
  */
 struct sb_windows {
 	const u32 *id;
 	u64 ops;
+	u32 loop;
+	s64 loop_milli;
 };
 
 /*
@@ -248,6 +254,22 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
  * belongs in the figure. One word per object dirties the line.
  */
 #define SB_TOUCH_DESC	"1: write the object's first cache line after alloc and read it before free, as callers do; 0: leave objects untouched"
+
+/*
+ * What a twin loop hands out instead of an object: a line of its own,
+ * which the twin's touches write and read as the real loop's touch the
+ * objects. sb_twin() hides the pointer from the compiler, which would
+ * otherwise drop the twin's test for NULL.
+ */
+extern unsigned long sb_twin_line[];
+
+static __always_inline void *sb_twin(void)
+{
+	void *obj = sb_twin_line;
+
+	OPTIMIZER_HIDE_VAR(obj);
+	return obj;
+}
 
 static __always_inline void sb_touch_write(void *obj, bool touch)
 {

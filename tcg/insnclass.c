@@ -11,6 +11,7 @@ enum marker insn_marker(const uint8_t *b, size_t n)
 	case MARK_START:
 	case MARK_END:
 	case MARK_IDT:
+	case MARK_GATE:
 	case MARK_BIT0:
 	case MARK_BIT1:
 		return (enum marker)b[3];
@@ -55,5 +56,7 @@ unsigned insn_class(const uint8_t *b, size_t n)
 		flags |= INSN_LOCKED;
 	if (op == 0xfa || op == 0xfb || op == 0x9c || op == 0x9d)
 		flags |= INSN_IRQFLAG;
+	if (op == 0xcf)
+		flags |= INSN_IRET;
 	return flags;
 }

@@ -20,12 +20,14 @@ enum marker {
 	MARK_START = 0x01,
 	MARK_END = 0x02,
 	MARK_IDT = 0x03,
+	MARK_GATE = 0x04,
 	MARK_BIT0 = 0x10,
 	MARK_BIT1 = 0x11,
 };
 
 #define INSN_LOCKED 0x1u	/* lock prefix, or xchg with a memory operand */
 #define INSN_IRQFLAG 0x2u	/* cli, sti, pushf, popf */
+#define INSN_IRET 0x4u		/* iret, of any operand size */
 
 /* The marker these N bytes (one whole instruction) are, or MARK_NONE. */
 enum marker insn_marker(const uint8_t *b, size_t n);

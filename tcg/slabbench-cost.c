@@ -62,6 +62,7 @@ static const struct cache_geom default_geom[LEVELS] = {
 struct counts {
 	uint64_t insns, loads, stores, locked, irqflag;
 	uint64_t miss[LEVELS];
+	uint64_t intr;	/* deliveries whose handlers were left out */
 };
 
 /*
@@ -83,6 +84,27 @@ struct vcpu {
 	uint64_t last_line;
 	uint64_t bad_markers;
 	uint64_t insn;	/* the address of the instruction begun last; 0: a marker */
+	/*
+	 * Handlers entered and not yet left by iret inside the open window:
+	 * while not 0, nothing counts.
+	 */
+	uint32_t depth;
+	/* The instruction begun last is a handler's (its iret included). */
+	int handler;
+};
+
+/*
+ * The entry points of the guest's interrupt and exception handlers (its
+ * IDT gates' targets), from its GATE markers, sorted, as on_insn() keeps
+ * addresses. A vCPU entering one is delivering an interrupt or an
+ * exception. Replaced whole when the guest names another, so that a vCPU
+ * reading them under multi-threaded TCG never sees half a copy; the old
+ * copies are chained and freed at exit.
+ */
+struct gates {
+	struct gates *old;
+	size_t n;
+	uintptr_t pc[];
 };
 
 /* 256 gates of 16 bytes: x86-64's whole IDT. */
@@ -98,6 +120,67 @@ static FILE *out;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_buf;
 static uint64_t idt_base;	/* from the guest's IDT marker; 0: none seen */
+static struct gates *gates;
+static pthread_mutex_t gates_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Instructions' addresses as the callbacks carry them: the 3 bits on_insn()
+ * shifts out for its flags are copies of bit 60 in a canonical address.
+ */
+#define PC_MASK (UINTPTR_MAX >> 3)
+
+static void add_gate(uintptr_t pc)
+{
+	struct gates *g, *cur;
+	size_t i, n;
+
+	pthread_mutex_lock(&gates_lock);
+	cur = gates;
+	n = cur ? cur->n : 0;
+	for (i = 0; i < n && cur->pc[i] < pc; i++)
+		;
+	if (i == n || cur->pc[i] != pc) {
+		g = malloc(sizeof(*g) + (n + 1) * sizeof(g->pc[0]));
+		if (g) {
+			g->old = cur;
+			g->n = n + 1;
+			if (n)
+				memcpy(g->pc, cur->pc, i * sizeof(g->pc[0]));
+			g->pc[i] = pc;
+			if (n)
+				memcpy(g->pc + i + 1, cur->pc + i, (n - i) * sizeof(g->pc[0]));
+			__atomic_store_n(&gates, g, __ATOMIC_RELEASE);
+		} else {
+			fprintf(stderr, "slabbench-cost: out of memory for the handlers' addresses\n");
+		}
+	}
+	pthread_mutex_unlock(&gates_lock);
+}
+
+static int is_gate(uintptr_t pc)
+{
+	const struct gates *g = __atomic_load_n(&gates, __ATOMIC_ACQUIRE);
+	size_t lo = 0, hi;
+
+	if (!g || pc < g->pc[0] || pc > g->pc[g->n - 1])
+		return 0;
+	hi = g->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->pc[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n && g->pc[lo] == pc;
+}
+
+/* Whether what the vCPU does now counts: inside a window, not in a handler. */
+static inline int counting(const struct vcpu *v)
+{
+	return v->open && !v->handler;
+}
 
 static void close_window(unsigned int index, struct vcpu *v)
 {
@@ -105,9 +188,9 @@ static void close_window(unsigned int index, struct vcpu *v)
 	fprintf(out,
 		"window %" PRIu32 " vcpu %u insns %" PRIu64 " loads %" PRIu64 " stores %" PRIu64
 		" locked %" PRIu64 " irqflag %" PRIu64 " l1d_miss %" PRIu64 " l2_miss %" PRIu64
-		" llc_miss %" PRIu64 "\n",
+		" llc_miss %" PRIu64 " intr %" PRIu64 "\n",
 		v->window, index, v->c.insns, v->c.loads, v->c.stores, v->c.locked, v->c.irqflag,
-		v->c.miss[L1D], v->c.miss[L2], v->c.miss[LLC]);
+		v->c.miss[L1D], v->c.miss[L2], v->c.miss[LLC], v->c.intr);
 	pthread_mutex_unlock(&out_lock);
 	v->open = 0;
 }
@@ -137,6 +220,8 @@ static void on_marker(unsigned int index, void *udata)
 			memset(&v->c, 0, sizeof(v->c));
 			v->window = (uint32_t)v->bits;
 			v->open = 1;
+			v->depth = 0;
+			v->handler = 0;
 		}
 		break;
 	case MARK_IDT:
@@ -148,11 +233,25 @@ static void on_marker(unsigned int index, void *udata)
 		if (v->open)
 			v->c.insns++;
 		break;
-	case MARK_END:
-		if (v->open)
-			close_window(index, v);
+	case MARK_GATE:
+		if (v->nbits == 64)
+			add_gate((uintptr_t)v->bits & PC_MASK);
 		else
 			v->bad_markers++;
+		if (v->open)
+			v->c.insns++;
+		break;
+	case MARK_END:
+		/*
+		 * In a handler whose iret never came (the task switched from
+		 * inside it): the counts hold another's work. No window.
+		 */
+		if (v->open && !v->depth) {
+			close_window(index, v);
+		} else {
+			v->bad_markers++;
+			v->open = 0;
+		}
 		break;
 	case MARK_NONE:
 		break;
@@ -161,18 +260,35 @@ static void on_marker(unsigned int index, void *udata)
 }
 
 /*
- * udata: the instruction's address shifted left by 2, and its INSN_*
- * flags. The 2 bits lost are copies of bit 61 in a canonical address.
+ * udata: the instruction's address (PC_MASK) shifted left by 3, and its
+ * INSN_* flags.
+ *
+ * A window leaves out interrupt and exception handlers: from a handler's
+ * entry point (a gate) to the iret that leaves it, nested ones included,
+ * nothing counts, and the cache model does not see the handler's
+ * accesses. Under icount a timer tick lands at the same instruction only
+ * as long as nothing before it changes; left in, it moves a count
+ * whenever unrelated code does.
  */
 static void on_insn(unsigned int index, void *udata)
 {
 	struct vcpu *v = &vcpus[index];
-	unsigned flags = (unsigned)(uintptr_t)udata & (INSN_LOCKED | INSN_IRQFLAG);
+	unsigned flags = (unsigned)(uintptr_t)udata & (INSN_LOCKED | INSN_IRQFLAG | INSN_IRET);
 
-	v->insn = (uintptr_t)udata >> 2;
+	v->insn = (uintptr_t)udata >> 3;
 	v->delivering = 0;
+	v->handler = 0;
 	if (!v->open)
 		return;
+	if (is_gate(v->insn)) {
+		v->c.intr += !v->depth;
+		v->depth++;
+	}
+	if (v->depth) {
+		v->handler = 1;
+		v->depth -= !!(flags & INSN_IRET);
+		return;
+	}
 	v->c.insns++;
 	v->c.locked += !!(flags & INSN_LOCKED);
 	v->c.irqflag += !!(flags & INSN_IRQFLAG);
@@ -191,7 +307,7 @@ static void touch_line(struct vcpu *v, uint64_t line)
 		miss[LLC] = !cache_touch(llc, line);
 		pthread_mutex_unlock(&llc_lock);
 	}
-	if (v->open)
+	if (counting(v))
 		for (i = 0; i < LEVELS; i++)
 			v->c.miss[i] += miss[i];
 }
@@ -225,9 +341,9 @@ static void on_mem(unsigned int index, qemu_plugin_meminfo_t info, uint64_t vadd
 
 	if (idt && vaddr - idt < IDT_BYTES)
 		v->delivering = 1;
-	if (v->delivering || (uintptr_t)udata != v->insn || (!v->open && !sim_always))
+	if (v->delivering || (uintptr_t)udata != v->insn || (!counting(v) && !sim_always))
 		return;
-	if (v->open) {
+	if (counting(v)) {
 		enum qemu_plugin_mem_rw rw = meminfo_rw(info);
 
 		v->c.loads += !!(rw & QEMU_PLUGIN_MEM_R);
@@ -268,7 +384,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const uint8_t *b = qemu_plugin_insn_data(insn);
 		size_t len = qemu_plugin_insn_size(insn);
 		enum marker m = insn_marker(b, len);
-		uintptr_t pc = (uintptr_t)qemu_plugin_insn_vaddr(insn) & (UINTPTR_MAX >> 2);
+		uintptr_t pc = (uintptr_t)qemu_plugin_insn_vaddr(insn) & PC_MASK;
 
 		if (m != MARK_NONE) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
@@ -276,7 +392,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			continue;
 		}
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_insn, QEMU_PLUGIN_CB_NO_REGS,
-						       (void *)(pc << 2 | insn_class(b, len)));
+						       (void *)(pc << 3 | insn_class(b, len)));
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, (void *)pc);
 	}
@@ -310,6 +426,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		cache_free(vcpus[i].priv[1]);
 	}
 	cache_free(llc);
+	while (gates) {
+		struct gates *old = gates->old;
+
+		free(gates);
+		gates = old;
+	}
 	free(vcpus);
 	free(out_buf);
 }
@@ -390,7 +512,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		setvbuf(out, out_buf, _IOFBF, 1 << 20);
 	for (l = 0; l < LEVELS; l++)
 		cache_geom_format(&geom[l], text[l], sizeof(text[l]));
-	fprintf(out, "# slabbench-cost 1 l1d=%s l2=%s llc=%s\n", text[L1D], text[L2], text[LLC]);
+	fprintf(out, "# slabbench-cost 2 l1d=%s l2=%s llc=%s\n", text[L1D], text[L2], text[LLC]);
 
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

@@ -4,9 +4,11 @@
 # joined to the plugin's counts; a known instruction count (calib's
 # two-instruction loop), known misses (a stride past a small LLC, a
 # re-read inside L1d), the counts against icount's clock, identical
-# counts from run to run on slab and slub, and the gate: slub_debug=FZPU
-# against SLUB raises instructions per op and fails it, each allocator
-# against itself changes nothing.
+# counts from run to run (three runs) on slab and slub, counts net of
+# the benchmark's twin loop (the twin net of itself is 0), interrupt
+# handlers left out of the windows (as many as the module counted), and
+# the gate: slub_debug=FZPU against SLUB raises instructions per op and
+# fails it, each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
@@ -15,9 +17,10 @@ counts() {
 		select(.value.unit | IN($units[])) | [.key, .value.samples]]' "$1"
 }
 
-# The acceptance run, twice: slab and slub, one result each in a directory.
-for i in 1 2; do
-	"$SB" run --boots=1 --alloc=slab,slub --accel=cost --workload=quick -o "$TMP/q$i" \
+# The acceptance run, three times: slab and slub, one result each in a
+# directory. One boot each is --accel=cost's default.
+for i in 1 2 3; do
+	"$SB" run --alloc=slab,slub --accel=cost --workload=quick -o "$TMP/q$i" \
 		>/dev/null 2>"$TMP/quick$i.err"
 	for v in slab slub; do
 		cp "$TMP/q$i"/"$v"-quick-*[0-9].json "$TMP/$v$i.json"
@@ -36,12 +39,61 @@ check "the fast path costs between 50 and 1000 instructions" \
 	jqt "$out" '[.tests[].metrics.instructions_per_op.samples[] | . > 50 and . < 1000] | all'
 check "raw per-window counts are kept" \
 	jqt "$out" '[.tests[].extra.cost_windows[0][] | .insns > 0 and .ops == 20000] | all'
+check "one boot: --accel=cost's default" jqt "$out" '.boots | length == 1'
+# shellcheck disable=SC2016 # $m and $i are jq's
+check "counts net of the twin loop: sample = gross - loop, every counter, every sample" \
+	jqt "$out" '[.tests[].metrics | to_entries[] | select(.value.unit |
+		IN("insns/op", "accesses/op", "misses/op")) | .value as $m |
+		range($m.samples | length) as $i |
+		($m.gross[$i] - $m.loop[$i] - $m.samples[$i] | fabs < 1e-9)] | all'
+check "the twin loop costs instructions of its own (the harness's, taken out)" \
+	jqt "$out" '[.tests[].metrics.instructions_per_op.loop[] | . >= 5] | all'
+check "times are net of the twin too, gross beside them" \
+	jqt "$out" '[.tests[].metrics.ns_per_op | .gross[0] > .samples[0]] | all'
+for v in slab slub; do
+	# shellcheck disable=SC2016 # $t is jq's
+	check "$v: the plugin left out as many deliveries as the module counted interrupts" \
+		jqt "$TMP/${v}1.json" '[.tests[] | . as $t | $t.metrics.ns_per_op.irqs ==
+			[$t.extra.cost_windows[0][] | .intr]] | all'
+done
+check "and windows did take interrupts (a tick every 4 ms)" \
+	jqt "$out" '[.tests[].extra.cost_windows[0][] | .intr] | add > 0'
 units='["insns/op", "accesses/op", "misses/op"]'
 for v in slab slub; do
-	check "$v: two runs of quick give identical counts: instructions, accesses, misses" \
-		test "$(counts "$TMP/${v}1.json" "$units")" = "$(counts "$TMP/${v}2.json" "$units")"
+	check "$v: three runs of quick give identical counts: instructions, accesses, misses" \
+		test "$(counts "$TMP/${v}1.json" "$units")" = "$(counts "$TMP/${v}2.json" "$units")" -a \
+		"$(counts "$TMP/${v}1.json" "$units")" = "$(counts "$TMP/${v}3.json" "$units")"
 	check "$v: and the samples carry counts at all" \
 		jqt "$TMP/${v}1.json" '[.tests[].metrics.loads_per_op.samples[] | . > 0] | all'
+done
+
+# Ticks moved, counts not: 777,777 more instructions of calib's loop
+# before the fast path shift where every later timer tick lands (the
+# samples' interrupts differ), as a change of earlier code does; handlers
+# are left out of the windows, so not one count moves.
+for n in 1000 777777; do
+	cat >"$TMP/shift$n.json" <<JSON
+{ "name": "shift", "tests": [
+  { "test": "calib", "params": { "mode": "loop", "iters": $n, "repeats": 1 } },
+  { "test": "fastpath", "params": { "api": "cache", "size": 64, "iters": 20000, "repeats": 5 } },
+  { "test": "fastpath", "params": { "api": "kmalloc", "size": 64, "iters": 20000, "repeats": 5 } } ] }
+JSON
+	"$SB" run --alloc=slab,slub --accel=cost --workload="$TMP/shift$n.json" -o "$TMP/s$n" \
+		>/dev/null 2>"$TMP/shift$n.err"
+done
+fastpath_counts() {
+	jq -c '[.tests[1,2].metrics | to_entries[] |
+		select(.value.unit | IN("insns/op", "accesses/op")) | [.key, .value.samples]]' "$1"
+}
+for v in slab slub; do
+	a=$(echo "$TMP/s1000/$v"-shift-*[0-9].json)
+	b=$(echo "$TMP/s777777/$v"-shift-*[0-9].json)
+	check "$v: a shift of earlier work moves the ticks (interrupts per sample differ)" \
+		test "$(jq -c '[.tests[1,2].metrics.ns_per_op.irqs]' "$a")" != \
+		"$(jq -c '[.tests[1,2].metrics.ns_per_op.irqs]' "$b")"
+	check "$v: and no instruction, load or store count moves with them" \
+		test "$(fastpath_counts "$a")" = "$(fastpath_counts "$b")"
+	check "$v: ... of which there are some" jqt "$b" '.tests[1].metrics.instructions_per_op.samples[0] > 50'
 done
 
 for v in slab slub; do
@@ -57,7 +109,9 @@ cat >"$TMP/calib.json" <<'JSON'
   { "test": "calib", "params": { "mode": "loop", "iters": 1000, "repeats": 3 } },
   { "test": "calib", "params": { "mode": "loop", "iters": 1000000, "repeats": 3 } },
   { "test": "calib", "params": { "mode": "read", "bytes": 1048576, "repeats": 3 } },
-  { "test": "calib", "params": { "mode": "read", "bytes": 8192, "repeats": 3 } } ] }
+  { "test": "calib", "params": { "mode": "read", "bytes": 8192, "repeats": 3 } },
+  { "test": "fastpath", "params": { "api": "twin", "iters": 5000, "repeats": 3 } },
+  { "test": "fastpath", "params": { "api": "twin", "iters": 5000, "repeats": 3, "touch": 0 } } ] }
 JSON
 # An LLC of 256 KiB: a 1 MiB stride misses at every level, an 8 KiB
 # buffer stays in the 32 KiB L1d.
@@ -71,12 +125,12 @@ check "the geometry asked for is the plugin's" \
 # before it: the difference of two lengths is exactly 2 per iteration.
 check "the loop costs exactly 2 instructions per iteration" \
 	jqt "$c" '[.tests[0,1].extra.cost_windows[0][0].insns] | .[1] - .[0] == 2 * 999000'
-# A timer interrupt may land in a window of 2 ms (and counts there): the
-# least of the three is the loop's.
-check "and instructions_per_op says 2.000" \
-	jqt "$c" '.tests[1].metrics.instructions_per_op.samples | min | . >= 2 and . < 2.0001'
+# A timer interrupt landing in a window of 2 ms is left out: every
+# sample is the loop's.
+check "and instructions_per_op says 2.000 in every sample" \
+	jqt "$c" '[.tests[1].metrics.instructions_per_op.samples[] | . >= 2 and . < 2.0001] | all'
 check "the loop's windows do no memory access" \
-	jqt "$c" '[.tests[1].extra.cost_windows[0][] | .loads + .stores] | min < 10'
+	jqt "$c" '[.tests[1].extra.cost_windows[0][] | .loads + .stores] | max < 10'
 check "a 1 MiB stride past a 256 KiB LLC misses once per access, at every level" \
 	jqt "$c" '[.tests[2].metrics | .l1d_misses_per_op, .l2_misses_per_op, .llc_misses_per_op |
 		.samples[] | . >= 0.999 and . <= 1.01] | all'
@@ -84,6 +138,17 @@ check "and loads once per access" \
 	jqt "$c" '[.tests[2].metrics.loads_per_op.samples[] | . >= 1 and . <= 1.01] | all'
 check "re-reading 8 KiB (inside L1d) after a warm-up misses nowhere" \
 	jqt "$c" '[.tests[3].extra.cost_windows[0][] | .l1d_miss] | max == 0'
+for t in 4 5; do
+	check "the twin loop as the benchmark (test $t): net of its twin, 0 instructions, loads, stores" \
+		jqt "$c" "[.tests[$t].metrics | .instructions_per_op, .loads_per_op, .stores_per_op |
+			.samples[] == 0] | all"
+	check "... of a gross of its own (test $t)" \
+		jqt "$c" ".tests[$t].metrics.instructions_per_op.gross | min >= 5"
+done
+# shellcheck disable=SC2016 # $g is jq's
+check "touch=1 adds a store and a load to the twin: its harness's own" \
+	jqt "$c" '[.tests[4,5].metrics | .loads_per_op.gross[0], .stores_per_op.gross[0]] as $g |
+		($g[0] - $g[2] - 1 | fabs) < 1e-9 and ($g[1] - $g[3] - 1 | fabs) < 1e-9'
 # Under icount (shift=0) a nanosecond is an instruction: the calib
 # window's time (raw, no overhead subtracted) against the plugin's count.
 # shellcheck disable=SC2016 # $m and $i are jq's

@@ -409,6 +409,50 @@ static void test_cost_model(void)
 	cJSON_Delete(b);
 }
 
+/*
+ * Simulated misses move with physical placement: judged against the
+ * spread of the boots, never by any difference.
+ */
+static void test_model(void)
+{
+	const double one[] = { 3.0, 3.0, 3.0 }, other[] = { 3.5, 3.5, 3.5 };
+	const double x[] = { 3.0, 3.1, 2.9, 3.0, 3.05 }, y[] = { 4.0, 4.1, 3.9, 4.0, 4.05 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLUB", "lower", one, 3);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", other, 3);
+	struct comparison c;
+	char *report = NULL;
+
+	set_unit(a, "misses/op");
+	set_unit(b, "misses/op");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].kind == KIND_MODEL && !c.rows[0].cells[0].exact &&
+	      !c.rows[0].cells[0].tested && !c.rows[0].cells[0].significant,
+	      "misses that differ with no spread across boots: not judged, no change");
+	CHECK(compare_regressions(&c, 0, &report) == 0, "and the gate passes");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	a = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
+	b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
+	set_unit(a, "misses/op");
+	set_unit(b, "misses/op");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].tested &&
+	      !c.rows[0].cells[0].significant, "the same spread on both sides: tested, no change");
+	compare_free(&c);
+	cJSON_Delete(b);
+	b = doc_new("w", "test=fastpath", "SLUB", "lower", y, 5);
+	set_unit(b, "misses/op");
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].tested &&
+	      c.rows[0].cells[0].significant && c.rows[0].cells[0].worse,
+	      "a shift far beyond the boots' spread: a change for the worse");
+	CHECK(compare_regressions(&c, 1, &report) == 1 && !strstr(report, "exact counts"),
+	      "which the gate counts, with its test, not as an exact count");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 static void test_check(void)
 {
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
@@ -711,6 +755,7 @@ int main(void)
 	test_exact_counts();
 	test_floor();
 	test_cost_model();
+	test_model();
 	test_check();
 	test_warnings();
 	test_golden();

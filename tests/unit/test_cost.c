@@ -11,11 +11,15 @@
 
 /* Window 7 closed twice (two batches of one sample), window 9 on vCPU 1. */
 static const char fixture[] =
-	"# slabbench-cost 1 l1d=32768/8/64 l2=1048576/16/64 llc=262144/16/64\n"
-	"window 3 vcpu 0 insns 100 loads 10 stores 5 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1\n"
-	"window 7 vcpu 0 insns 1000 loads 300 stores 200 locked 2 irqflag 4 l1d_miss 6 l2_miss 4 llc_miss 2\n"
-	"window 9 vcpu 1 insns 5 loads 0 stores 0 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0\n"
-	"window 7 vcpu 0 insns 1000 loads 300 stores 200 locked 2 irqflag 4 l1d_miss 0 l2_miss 0 llc_miss 0\n";
+	"# slabbench-cost 2 l1d=32768/8/64 l2=1048576/16/64 llc=262144/16/64\n"
+	"window 3 vcpu 0 insns 100 loads 10 stores 5 locked 0 irqflag 0 l1d_miss 1 l2_miss 1 llc_miss 1 "
+	"intr 0\n"
+	"window 7 vcpu 0 insns 1000 loads 300 stores 200 locked 2 irqflag 4 l1d_miss 6 l2_miss 4 llc_miss 2 "
+	"intr 1\n"
+	"window 9 vcpu 1 insns 5 loads 0 stores 0 locked 0 irqflag 0 l1d_miss 0 l2_miss 0 llc_miss 0 "
+	"intr 0\n"
+	"window 7 vcpu 0 insns 1000 loads 300 stores 200 locked 2 irqflag 4 l1d_miss 0 l2_miss 0 llc_miss 0 "
+	"intr 2\n";
 
 static void test_parse(void)
 {
@@ -23,20 +27,20 @@ static void test_parse(void)
 	const struct cost_window *w;
 
 	CHECK(cost_parse("f", fixture, &cf) == 0, "the fixture parses");
-	CHECK(cf.version == 1 && cf.lines == 4 && cf.n == 3,
+	CHECK(cf.version == 2 && cf.lines == 4 && cf.n == 3,
 	      "4 lines, 3 windows (7 twice summed)");
 	CHECK_STR(cf.geometry, "l1d=32768/8/64 l2=1048576/16/64 llc=262144/16/64",
 		  "the header's geometry is kept");
 	w = cost_find(&cf, 7);
 	CHECK(w && w->c[COST_INSNS] == 2000 && w->c[COST_LOADS] == 600 &&
 	      w->c[COST_STORES] == 400 && w->c[COST_LOCKED] == 4 && w->c[COST_IRQFLAG] == 8 &&
-	      w->c[COST_L1D] == 6 && w->c[COST_L2] == 4 && w->c[COST_LLC] == 2,
-	      "a window closed twice sums both lines, every counter");
+	      w->c[COST_L1D] == 6 && w->c[COST_L2] == 4 && w->c[COST_LLC] == 2 && w->intr == 3,
+	      "a window closed twice sums both lines, every counter and the interrupts");
 	CHECK(cost_find(&cf, 9) && cost_find(&cf, 9)->c[COST_INSNS] == 5,
 	      "a window of another vCPU is found");
 	CHECK(!cost_find(&cf, 8), "an id never closed is not found");
 	cost_free(&cf);
-	CHECK(cost_parse("f", "# slabbench-cost 1 l1d=1/1/1\n", &cf) == 0 && cf.n == 0 &&
+	CHECK(cost_parse("f", "# slabbench-cost 2 l1d=1/1/1\n", &cf) == 0 && cf.n == 0 &&
 	      !cost_find(&cf, 1), "a file with no window parses, and has none");
 	cost_free(&cf);
 }
@@ -46,15 +50,17 @@ static void test_parse_errors(void)
 	static const char *const bad[] = {
 		"",
 		"window 1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 l1d_miss 1 l2_miss 1 llc_miss 1\n",
-		"# slabbench-cost 2 l1d=1/1/1\n",
-		"# slabbench-cost 1 x\nwindow 1 vcpu 0 insns 1\n",
-		"# slabbench-cost 1 x\nwindow 1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 "
-		"l1d_miss 1 l2_miss 1 llc_miss 1 extra\n",
-		"# slabbench-cost 1 x\nwindow 1 vcpu 0 loads 1 insns 1 stores 1 locked 1 irqflag 1 "
+		"# slabbench-cost 3 l1d=1/1/1\n",
+		"# slabbench-cost 2 x\nwindow 1 vcpu 0 insns 1\n",
+		"# slabbench-cost 2 x\nwindow 1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 "
+		"l1d_miss 1 l2_miss 1 llc_miss 1 intr 0 extra\n",
+		"# slabbench-cost 2 x\nwindow 1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 "
 		"l1d_miss 1 l2_miss 1 llc_miss 1\n",
-		"# slabbench-cost 1 x\nwindow -1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 "
+		"# slabbench-cost 2 x\nwindow 1 vcpu 0 loads 1 insns 1 stores 1 locked 1 irqflag 1 "
 		"l1d_miss 1 l2_miss 1 llc_miss 1\n",
-		"# slabbench-cost 1 x\n\n",
+		"# slabbench-cost 2 x\nwindow -1 vcpu 0 insns 1 loads 1 stores 1 locked 1 irqflag 1 "
+		"l1d_miss 1 l2_miss 1 llc_miss 1\n",
+		"# slabbench-cost 2 x\n\n",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -83,6 +89,49 @@ static double sample(const cJSON *res, const char *metric, int i)
 		cJSON_GetObjectItemCaseSensitive(res, "metrics"), metric);
 
 	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "samples"), i)->valuedouble;
+}
+
+static double member(const cJSON *res, const char *metric, const char *name, int i)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(res, "metrics"), metric);
+
+	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, name), i)->valuedouble;
+}
+
+/* Samples net of the twin loop's window, gross and loop beside them. */
+static void test_join_loop(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":3");
+	const cJSON *raw, *loop;
+	struct cost_file cf;
+	char *why = NULL;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a loop window joins");
+	CHECK_NEAR(sample(res, "instructions_per_op[size=64]", 0), 19.0, 0,
+		   "net: (2000 - 100) instructions over 100 ops");
+	CHECK_NEAR(sample(res, "instructions_per_op[size=64]", 1), 0.0, 0,
+		   "the loop's own window net of itself: 0");
+	CHECK_NEAR(member(res, "instructions_per_op[size=64]", "gross", 0), 20.0, 0,
+		   "gross beside it: 2000 over 100");
+	CHECK_NEAR(member(res, "loads_per_op[size=64]", "loop", 0), 0.1, 1e-12,
+		   "the loop's per op beside it: 10 loads over 100");
+	CHECK_NEAR(sample(res, "l1d_misses_per_op[size=64]", 0), 0.05, 1e-12,
+		   "misses net as well: (6 - 1) over 100");
+	raw = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "cost_windows"), 0);
+	loop = cJSON_GetObjectItemCaseSensitive(raw, "loop");
+	CHECK(cJSON_GetObjectItemCaseSensitive(raw, "insns")->valuedouble == 2000 &&
+	      cJSON_GetObjectItemCaseSensitive(loop, "window")->valuedouble == 3 &&
+	      cJSON_GetObjectItemCaseSensitive(loop, "insns")->valuedouble == 100,
+	      "raw counts stay gross, the loop's raw counts beside them");
+	cJSON_Delete(res);
+	res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":8");
+	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "loop window 8"),
+	      "a loop window the plugin never closed is an error naming it");
+	free(why);
+	cJSON_Delete(res);
+	cost_free(&cf);
 }
 
 static void test_join(void)
@@ -139,8 +188,10 @@ static void test_join(void)
 	res = module_result("\"windows\":[7,3],\"ops_per_window\":0");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why, "zero ops per window refused");
 	free(why);
+	why = NULL;
 	cJSON_Delete(res);
 	cost_free(&cf);
+	test_join_loop();
 }
 
 /* The runner's path: frames with windows become results with the model's metrics. */

@@ -12,7 +12,8 @@ static void test_markers(void)
 	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x10, 0x00, 0x5b, 0x5b)) == MARK_BIT0, "bit 0");
 	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x11, 0x00, 0x5b, 0x5b)) == MARK_BIT1, "bit 1");
 	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x03, 0x00, 0x5b, 0x5b)) == MARK_IDT, "IDT");
-	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x04, 0x00, 0x5b, 0x5b)) == MARK_NONE,
+	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x04, 0x00, 0x5b, 0x5b)) == MARK_GATE, "GATE");
+	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x05, 0x00, 0x5b, 0x5b)) == MARK_NONE,
 	      "an unassigned XX is an ordinary NOP");
 	CHECK(insn_marker(B(0x0f, 0x1f, 0x80, 0x01, 0x00, 0x5b, 0x5c)) == MARK_NONE,
 	      "another displacement is an ordinary NOP");
@@ -54,10 +55,20 @@ static void test_irqflag(void)
 	CHECK(insn_class(B(0xf0)) == INSN_LOCKED, "a lone prefix byte reads as locked, not a crash");
 }
 
+static void test_iret(void)
+{
+	CHECK(insn_class(B(0x48, 0xcf)) == INSN_IRET, "iretq");
+	CHECK(insn_class(B(0xcf)) == INSN_IRET, "iret");
+	CHECK(insn_class(B(0x66, 0xcf)) == INSN_IRET, "iretw");
+	CHECK(insn_class(B(0xcd, 0xcf)) == 0, "int $0xcf is not iret");
+	CHECK(insn_class(B(0xc3)) == 0, "ret is not iret");
+}
+
 int main(void)
 {
 	test_markers();
 	test_locked();
 	test_irqflag();
+	test_iret();
 	return check_done();
 }

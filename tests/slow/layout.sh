@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Counts robust to the kernel's layout: SLAB and SLUB each against itself
+# with one patch that appends a never-called 4 KiB function to
+# kernel/panic.c, so that every address after it shifts and no benchmark
+# runs other code. Under
+# the cost model the two must give the same instructions, loads, stores,
+# locked and irq-flag instructions on every benchmark of the cost
+# workload, and compare's gate must pass. Slow: the padded kernel is a
+# build of its own per allocator (2 to 4 minutes with a warm ccache, 10
+# cold).
+. tests/e2e/lib.sh
+
+export SLABBENCH_VARIANTS=$TMP/variants
+mkdir -p "$TMP/a/kernel" "$TMP/b/kernel" "$TMP/series"
+tar -xJOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/kernel/panic.c >"$TMP/a/kernel/panic.c"
+cp "$TMP/a/kernel/panic.c" "$TMP/b/kernel/panic.c"
+cat >>"$TMP/b/kernel/panic.c" <<'EOF'
+
+void slabbench_layout_padding(void);
+/* Never called: 4 KiB that move every address after them. */
+void slabbench_layout_padding(void)
+{
+	asm volatile(".fill 4096, 1, 0x90");
+}
+EOF
+{
+	printf 'From: slabbench <slabbench@localhost>\n'
+	printf 'Subject: [PATCH] panic: 4 KiB of padding that nothing calls\n\n---\n'
+	(cd "$TMP" && diff -u a/kernel/panic.c b/kernel/panic.c)
+} >"$TMP/series/0001-padding.patch"
+check "the padding patch touches kernel/panic.c only" \
+	test "$(grep -c '^+++ ' "$TMP/series/0001-padding.patch")" = 1
+: >"$SLABBENCH_VARIANTS"
+# Every count of the model per test and metric, samples in order.
+counts() {
+	jq -c '[.tests[] | [.metrics | to_entries[] |
+		select(.value.unit | IN("insns/op", "accesses/op")) | [.key, .value.samples]]]' "$1"
+}
+
+# SLAB and SLUB; LAYOUT_ALLOCS=slab runs one (each padded kernel is a build).
+for a in ${LAYOUT_ALLOCS:-slab slub}; do
+	echo "padded-$a  6.1+$TMP/series  base alloc-$a" >>"$SLABBENCH_VARIANTS"
+	start=$SECONDS
+	"$SB" run --alloc="$a,padded-$a" --accel=cost --workload=cost -o "$TMP/$a" \
+		>/dev/null 2>"$TMP/$a.err"
+	echo "# $a: builds and runs: $((SECONDS - start)) s"
+	for v in "$a" "padded-$a"; do
+		cp "$TMP/$a/$v"-cost-*[0-9].json "$TMP/$v.json" 2>/dev/null
+		check "$v: the cost workload completes under --accel=cost" \
+			jqt "$TMP/$v.json" '.status == "complete"'
+	done
+	[ -f "$TMP/padded-$a.json" ] || tail -n 20 "$TMP/$a.err"
+	check "padded-$a is the series over $a's source" \
+		jqt "$TMP/padded-$a.json" '.kernel.tree | test("^6.1\\+")'
+	check "$a: identical instruction, load, store, locked and irq-flag counts on every benchmark" \
+		test "$(counts "$TMP/$a.json")" = "$(counts "$TMP/padded-$a.json")"
+	check "$a: and the counts are there to compare" \
+		jqt "$TMP/padded-$a.json" '.tests[0].metrics.instructions_per_op.samples | length > 0'
+	irqs() { jq -c '[.tests[].metrics | to_entries[] | select(.value.windows) | .value.irqs]' "$1"; }
+	if [ "$(irqs "$TMP/$a.json")" = "$(irqs "$TMP/padded-$a.json")" ]; then
+		echo "# $a: the padding left every sample's interrupts where they were"
+	else
+		echo "# $a: the padding moved ticks between samples"
+	fi
+	check "$a: some windows took interrupts, left out" \
+		jqt "$TMP/padded-$a.json" '[.tests[].extra.cost_windows[][] | .intr] | add > 0'
+	"$SB" compare --fail-on-regression=1 "$TMP/$a.json" "$TMP/padded-$a.json" \
+		>"$TMP/$a.cmp" 2>"$TMP/$a.cmp.err"
+	check "$a: compare --fail-on-regression=1 exits 0" test $? -eq 0
+	grep regression "$TMP/$a.cmp.err" | head -n 5
+done
