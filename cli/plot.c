@@ -289,13 +289,13 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 /* Each location's colour, the same in every chart whichever are drawn. */
 static const char *const part_colours[SM_NR_PARTS] = {
 	"#4c72b0", "#9ebbe3", "#dd8452", "#f2b880", "#c44e52", "#e8999b", "#8172b3",
-	"#55a868", "#a6d7a8", "#937860", "#da8bc3",
+	"#55a868", "#a6d7a8", "#937860", "#8c8c8c", "#da8bc3",
 };
 
 /*
  * At @at CPUs, a stacked bar per variant (SLOB has no cache records,
  * so no locations): the median of each location that any bar has, and
- * above each bar the allocator's own structures, which are in "live".
+ * above each bar the median of its bytes beyond live objects.
  */
 static void memory_where_chart(struct chart *c, const struct slabmem_point *pts, int n, long at)
 {
@@ -326,7 +326,7 @@ static void memory_where_chart(struct chart *c, const struct slabmem_point *pts,
 		double top = 0;
 		char *title;
 
-		slabmem_summary(&pts[i], offsetof(struct slabmem, structs), &s);
+		slabmem_summary(&pts[i], offsetof(struct slabmem, overhead), &s);
 		if (pts[i].cpus != at || !s.n)
 			continue;
 		title = point_title(&pts[i]);
@@ -342,7 +342,7 @@ static void memory_where_chart(struct chart *c, const struct slabmem_point *pts,
 			top += part.median / SLABMEM_MIB;
 		}
 		sb_addf(&b, "\n");
-		sb_addf(&q, "%d %.6g \"%.1f KiB\"\n", rows++, top, s.median / 1024);
+		sb_addf(&q, "%d %.6g \"%.2f MiB\"\n", rows++, top, s.median / SLABMEM_MIB);
 	}
 	if (!rows) {
 		free(b.s);
