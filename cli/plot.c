@@ -227,7 +227,11 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 /* A census line's title: the variant, and its nodes when there are several. */
 static char *point_title(const struct slabmem_point *p)
 {
-	return p->numa > 1 ? xasprintf("%s, %ld nodes", p->label, p->numa) : xstrdup(p->label);
+	if (p->numa > 1)
+		return xasprintf("%s, %ld nodes", p->label, p->numa);
+	if (p->possible > p->cpus)
+		return xasprintf("%s, %ld possible", p->label, p->possible);
+	return xstrdup(p->label);
 }
 
 /* " median min max" of a figure over a point's boots, in MiB; "?" where it is absent. */
@@ -243,8 +247,14 @@ static void add_spread(struct strbuf *b, const struct slabmem_point *p, size_t o
 		sb_addf(b, " ? ? ?");
 }
 
+/* Possible CPUs above the online ones: 0 when there are none. */
+static long extra_possible(const struct slabmem_point *p)
+{
+	return p->possible > p->cpus ? p->possible : 0;
+}
+
 /*
- * Against CPUs, a block per line (variant and nodes), by CPU count:
+ * Against CPUs, a block per line (variant, nodes and possible CPUs), by CPU count:
  * "cpus" then the spread of the overhead, then of Slab + Percpu.
  */
 static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, int n)
@@ -268,6 +278,7 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 			for (int j = i; j < n; j++)
 				if (!done[j] && !strcmp(pts[j].label, pts[i].label) &&
 				    pts[j].numa == pts[i].numa &&
+				    extra_possible(&pts[j]) == extra_possible(&pts[i]) &&
 				    (next < 0 || pts[j].cpus < pts[next].cpus))
 					next = j;
 			if (next < 0)

@@ -208,11 +208,15 @@ static bool claim_applies(const struct slabmem_point *a, const struct slabmem_po
 	return !strcmp(a->allocator, "SLAB") && !strcmp(b->allocator, "SLUB");
 }
 
-/* "8 CPUs", "8 CPUs on 2 nodes" */
+/* "8 CPUs", "8 CPUs on 2 nodes", "2 CPUs (8 possible)" */
 static char *shape(const struct slabmem_point *p)
 {
-	return p->numa > 1 ? xasprintf("%ld CPUs on %ld nodes", p->cpus, p->numa) :
-			     xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
+	if (p->numa > 1)
+		return xasprintf("%ld CPUs on %ld nodes", p->cpus, p->numa);
+	if (p->possible > p->cpus)
+		return xasprintf("%ld CPU%s (%ld possible)", p->cpus, p->cpus == 1 ? "" : "s",
+				 p->possible);
+	return xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
 }
 
 /* "x1.12 (95% CI x1.08 to x1.16)" */

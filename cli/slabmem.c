@@ -151,17 +151,18 @@ int slabmem_points(const cJSON *const *docs, int n, const char *phase,
 		const struct run_id *id = &ids[r];
 		const char *label = strcmp(id->variant, "?") ? id->variant : id->allocator;
 		long numa = isnan(id->numa_nodes) ? 1 : (long)id->numa_nodes;
+		long possible = (long)id->possible_cpus;
 		struct slabmem_point *p = NULL;
 
 		for (int i = 0; i < nr && !p; i++)
 			if (!strcmp(pts[i].label, label) && pts[i].cpus == (long)id->cpus &&
-			    pts[i].numa == numa)
+			    pts[i].numa == numa && pts[i].possible == possible)
 				p = &pts[i];
 		if (!p) {
 			p = &pts[nr];
 			*p = (struct slabmem_point){
 				.label = label, .allocator = id->allocator, .cpus = (long)id->cpus,
-				.numa = numa,
+				.numa = numa, .possible = possible,
 			};
 		}
 		for (int b = 0; b < run_nr_boots(docs[r]); b++) {

@@ -76,11 +76,15 @@ int slabmem_of(const cJSON *census, struct slabmem *m);
  */
 const char *slabmem_phase(const cJSON *const *docs, int n, const char *want);
 
-/* One allocator (a run's variant) at one guest shape, over every boot of its runs. */
+/*
+ * One allocator (a run's variant) at one guest shape (CPUs, nodes,
+ * possible CPUs), over every boot of its runs.
+ */
 struct slabmem_point {
 	const char *label;	/* the variant, as --alloc took it */
 	const char *allocator;	/* "SLAB", "SLUB", "SLOB" */
 	long cpus, numa;
+	long possible;		/* possible CPUs (vm.possible_cpus), at least cpus */
 	int nr_boots;
 	struct slabmem *boots;	/* those with a census at the phase */
 };

@@ -48,8 +48,9 @@ static void sb_out_info(struct sb_out *out)
 {
 	sb_printf(out, "{\"module\":\"" SB_MODULE_NAME "\",\"interface\":1,\"allocator\":\"%s\",",
 		  SB_ALLOCATOR);
-	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"page_size\":%lu,",
-		  init_utsname()->release, num_online_cpus(), PAGE_SIZE);
+	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"cpus_possible\":%u,",
+		  init_utsname()->release, num_online_cpus(), num_possible_cpus());
+	sb_printf(out, "\"page_size\":%lu,", PAGE_SIZE);
 	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"slab_no_merge\":%s,",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE,
 #ifdef SLAB_NO_MERGE
