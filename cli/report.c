@@ -709,20 +709,96 @@ static void results(struct strbuf *b, const struct comparison *c)
 	}
 }
 
+/*
+ * /proc/meminfo after boot ("before" the workload), each figure's mean
+ * over a run's boots, and the ratio of the means with its 95% interval
+ * as the census table has it.
+ */
+static void after_boot_table(struct strbuf *b, const struct comparison *c,
+			     const cJSON *const *docs)
+{
+	static const char *const names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+Percpu" };
+	struct ratio x[ARRAY_SIZE(names)];
+	bool missing_ci = false, steady = false;
+	char *head;
+
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		double lo, hi;
+
+		for (int r = 0; r < 2; r++) {
+			int boots = run_nr_boots(docs[r]), n = 0;
+			double *v = xcalloc(boots + 1, sizeof(*v));
+
+			for (int bt = 0; bt < boots; bt++) {
+				double slab = boot_meminfo(docs[r], bt, "before", "Slab");
+				double percpu = boot_meminfo(docs[r], bt, "before", "Percpu");
+				double y = f < 3 ? boot_meminfo(docs[r], bt, "before", names[f]) :
+					   slab + percpu;
+
+				if (!isnan(y))
+					v[n++] = y;
+			}
+			summarize(v, n, r ? &x[f].b : &x[f].a);
+			free(v);
+		}
+		x[f].r = x[f].a.n && x[f].b.n && x[f].a.mean > 0 ? x[f].b.mean / x[f].a.mean : NAN;
+		x[f].has_ci = x[f].a.n >= MIN_BOOTS_CI && x[f].b.n >= MIN_BOOTS_CI &&
+			      !percent_change_ci(&x[f].a, &x[f].b, 0.05, &lo, &hi);
+		x[f].lo = 1 + lo / 100;
+		x[f].hi = 1 + hi / 100;
+		missing_ci |= !x[f].has_ci;
+	}
+	if (!x[0].a.n || !x[0].b.n) {
+		sb_addf(b, "  (no /proc/meminfo after boot in these results)\n");
+		return;
+	}
+	head = xasprintf("After boot (/proc/meminfo, kB, means of %zu and %zu boots; ratio "
+			 "%s/%s, 95%% confidence interval where each side has %d boots or more)",
+			 x[0].a.n, x[0].b.n, c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+	wrap(b, 2, head);
+	free(head);
+	sb_addf(b, "\n  %-14s", "");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++)
+		sb_addf(b, " %11s", names[f]);
+	for (int r = 0; r < 2; r++) {
+		sb_addf(b, "\n  %-14s", c->runs[r].label);
+		for (size_t f = 0; f < ARRAY_SIZE(names); f++)
+			sb_addf(b, " %11.0f", r ? x[f].b.mean : x[f].a.mean);
+	}
+	sb_addf(b, "\n  %-14s", "ratio");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		char cell[32];
+
+		snprintf(cell, sizeof(cell), "x%.2f", x[f].r);
+		sb_addf(b, " %11s", cell);
+	}
+	sb_addf(b, "\n  %-14s", "95% CI");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		char cell[32] = "-";
+
+		if (x[f].has_ci && !x[f].a.stddev && !x[f].b.stddev)
+			snprintf(cell, sizeof(cell), "no spread");
+		else if (x[f].has_ci)
+			snprintf(cell, sizeof(cell), "%.2f-%.2f", x[f].lo, x[f].hi);
+		steady |= x[f].has_ci && !x[f].a.stddev && !x[f].b.stddev;
+		sb_addf(b, " %11s", cell);
+	}
+	sb_addf(b, "\n");
+	if (missing_ci || steady)
+		sb_addf(b, "\n");
+	if (missing_ci)
+		wrap(b, 2, "95% CI -: none, a side has fewer boots than that.");
+	if (steady)
+		wrap(b, 2, "No spread: the same in every boot of each side.");
+}
+
 static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v)
 {
 	int n = run_nr_tests(docs[0]), shown = 0;
 
 	sb_addf(b, "\nMemory\n\n");
-	sb_addf(b, "  after boot (kB)   Slab  SUnreclaim  Percpu  Slab+Percpu\n");
-	for (int r = 0; r < 2; r++) {
-		double slab = boot_meminfo(docs[r], 0, "before", "Slab");
-		double percpu = boot_meminfo(docs[r], 0, "before", "Percpu");
-
-		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label, slab,
-			boot_meminfo(docs[r], 0, "before", "SUnreclaim"), percpu, slab + percpu);
-	}
+	after_boot_table(b, c, docs);
 	census_table(b, c, v);
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];

@@ -329,6 +329,59 @@ static void test_census_steady(void)
 	free(text);
 }
 
+/*
+ * /proc/meminfo after boot over every boot: slab's Slab 1000 to 1040 kB
+ * (mean 1020), slub's 1200 to 1240 (1220), SUnreclaim 100 kB less,
+ * Percpu 100 and 150 kB in every boot.
+ */
+static void test_after_boot(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 1, 1, 5, NULL, 0, false }, { "slub", "SLUB", 1, 1, 5, NULL, 0, false },
+	};
+	struct comparison c = { 0 };
+	cJSON *docs[2];
+	char *text = NULL;
+
+	for (int r = 0; r < 2; r++) {
+		docs[r] = fixture_doc(&fs[r]);
+		for (int b = 0; b < 5; b++) {
+			cJSON *boot = cJSON_GetArrayItem(cJSON_GetObjectItem(docs[r], "boots"), b);
+			cJSON *m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+				cJSON_GetObjectItem(boot, "snapshots"), "before"), "meminfo");
+
+			cJSON_AddNumberToObject(m, "Slab", 1000 + 200 * r + 10 * b);
+			cJSON_AddNumberToObject(m, "SUnreclaim", 900 + 200 * r + 10 * b);
+			cJSON_AddNumberToObject(m, "Percpu", 100 + 50 * r);
+		}
+	}
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "After boot (/proc/meminfo, kB, means of 5 and 5 boots; ratio slub/slab"),
+	      "after boot: means over every boot, not boot 0's figures");
+	CHECK(says(text, "slab 1020 920 100 1120 slub 1220 1120 150 1370 "
+		   "ratio x1.20 x1.22 x1.50 x1.22 95% CI 1.") &&
+	      says(text, " no spread 1.") && says(text, "No spread: the same in every boot"),
+	      "after boot: the means, their ratios and intervals, and Percpu's lack of spread");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[1]);
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItem(docs[0], "boots"), 4);
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItem(docs[0], "boots"), 3);
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItem(docs[0], "boots"), 2);
+	docs[1] = fixture_doc(&fs[1]);
+	text = NULL;
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "(no /proc/meminfo after boot in these results)"),
+	      "after boot: a side without it, said so");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 /* Two sets across CPUs and nodes; and two SLUBs, of which no 30% is claimed. */
 static void test_census_sets(void)
 {
@@ -370,5 +423,6 @@ int main(void)
 	test_census_interval();
 	test_census_steady();
 	test_census_sets();
+	test_after_boot();
 	return check_done();
 }
