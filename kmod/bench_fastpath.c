@@ -3,6 +3,7 @@
  * fastpath: allocate one object and free it again, in a loop. With a warm
  * per-CPU cache neither call should leave the allocator's fast path.
  */
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
@@ -35,7 +36,13 @@ struct fastpath {
 	struct sb_timer overhead;
 };
 
-static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
+/*
+ * The loop, with @extra_ns of busy wait after each pair when it is not 0;
+ * inlined twice, so that without it the timed loop has no trace of it.
+ */
+static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
+					     struct sb_timer *t,
+					     unsigned int extra_ns)
 {
 	size_t size = f->ctx->val[P_SIZE];
 	bool use_cache = f->ctx->val[P_API] == 0;
@@ -58,11 +65,20 @@ static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 				kmem_cache_free(f->cache, obj);
 			else
 				kfree(obj);
+			if (extra_ns)
+				ndelay(extra_ns);
 		}
 		sb_timer_stop(t);
 		cond_resched();
 	}
 	return 0;
+}
+
+static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
+{
+	if (sb_extra_ns)
+		return fastpath_loop_ops(f, iters, t, sb_extra_ns);
+	return fastpath_loop_ops(f, iters, t, 0);
 }
 
 static int fastpath_pinned(void *arg)
@@ -120,6 +136,8 @@ static int fastpath_run(struct sb_ctx *ctx)
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
 	if (ret)
 		goto out;
+	if (sb_extra_ns)
+		sb_printf(ctx->out, "\"extra_ns\":%u,", sb_extra_ns);
 	sb_printf(ctx->out, "\"loop_overhead_ns\":");
 	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
 					       ctx->val[P_ITERS]));

@@ -61,7 +61,7 @@ static void sb_out_info(struct sb_out *out)
 		  );
 	sb_printf(out, "\"mem_cap_bytes\":%llu,\"work_cap_pairs\":%llu,",
 		  sb_mem_cap(), SB_WORK_CAP);
-	sb_printf(out, "\"batch\":%u}\n", SB_BATCH);
+	sb_printf(out, "\"extra_ns\":%u,\"batch\":%u}\n", sb_extra_ns, SB_BATCH);
 }
 
 static void sb_out_tests(struct sb_out *out)
@@ -233,9 +233,20 @@ static const struct file_operations sb_fops = {
 	.release = sb_release,
 };
 
+unsigned int sb_extra_ns;
+module_param_named(extra_ns, sb_extra_ns, uint, 0444);
+MODULE_PARM_DESC(extra_ns,
+		 "ns of busy wait added to every fastpath alloc+free: a known slowdown for tests");
+
 static int __init sb_init(void)
 {
 	unsigned int i;
+
+	if (sb_extra_ns > SB_EXTRA_NS_MAX) {
+		pr_err(SB_MODULE_NAME ": extra_ns=%u: at most %u\n", sb_extra_ns,
+		       SB_EXTRA_NS_MAX);
+		return -EINVAL;
+	}
 
 	sb_dir = debugfs_create_dir(SB_DEBUGFS_DIR, NULL);
 	if (IS_ERR(sb_dir))
