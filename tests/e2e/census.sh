@@ -154,6 +154,7 @@ for v in slab slub; do
 	check "$v --possible-cpus=8: sb-cache-000's per-CPU structures are 4 times those at 2 possible" \
 		jq -e -n --slurpfile a "$TMP/$v.json" --slurpfile b "$TMP/$v-possible.json" \
 		"[\$a[0], \$b[0]] | map($held_cache | .struct_percpu) | .[0] > 0 and .[1] == 4 * .[0]"
+	# shellcheck disable=SC2016 # $a and $b are jq's
 	check "$v --possible-cpus=8: Percpu is larger than at 2 possible" \
 		jq -e -n --slurpfile a "$TMP/$v.json" --slurpfile b "$TMP/$v-possible.json" \
 		'[$a[0], $b[0]] | map(.boots[0].snapshots."t0.0s".census.total.percpu_pages) | .[1] > .[0]'
