@@ -3,8 +3,8 @@
  * fastpath: allocate one object and free it again, in a loop. With a warm
  * per-CPU cache neither call should leave the allocator's fast path.
  */
-#include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
@@ -34,15 +34,50 @@ struct fastpath {
 	u32 *windows;
 	u64 *irqs;
 	struct sb_timer overhead;
+	u64 extra_loops;	/* spins of sb_spin() per pair, for sb_extra_ns */
+	u64 spin_ps;		/* one spin's time as calibrated, in ps */
 };
 
+/* Spins of the calibration; a few ms under TCG. */
+#define SPIN_CALIBRATION	1000000
+
 /*
- * The loop, with @extra_ns of busy wait after each pair when it is not 0;
- * inlined twice, so that without it the timed loop has no trace of it.
+ * A busy loop of @loops spins. Not ndelay(): its clock reads cost about a
+ * microsecond under TCG, far more than the fifth of a fast-path pair a
+ * known-answer test adds.
+ */
+static noinline void sb_spin(u64 loops)
+{
+	while (loops--)
+		barrier();
+}
+
+/*
+ * The spins that take sb_extra_ns on this CPU: the fastest of five timed
+ * runs of SPIN_CALIBRATION spins, after one that warms the code.
+ */
+static void fastpath_calibrate(struct fastpath *f)
+{
+	u64 t, best = U64_MAX;
+	int i;
+
+	sb_spin(SPIN_CALIBRATION);
+	for (i = 0; i < 5; i++) {
+		t = ktime_get_ns();
+		sb_spin(SPIN_CALIBRATION);
+		best = min(best, ktime_get_ns() - t);
+	}
+	f->spin_ps = max_t(u64, div64_u64(best * 1000, SPIN_CALIBRATION), 1);
+	f->extra_loops = div64_u64((u64)sb_extra_ns * 1000 + f->spin_ps / 2,
+				   f->spin_ps);
+}
+
+/*
+ * The loop, with @extra_loops spins after each pair when it is not 0;
+ * inlined twice, so that without them the timed loop has no trace of it.
  */
 static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
-					     struct sb_timer *t,
-					     unsigned int extra_ns)
+					     struct sb_timer *t, u64 extra_loops)
 {
 	size_t size = f->ctx->val[P_SIZE];
 	bool use_cache = f->ctx->val[P_API] == 0;
@@ -65,8 +100,8 @@ static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
 				kmem_cache_free(f->cache, obj);
 			else
 				kfree(obj);
-			if (extra_ns)
-				ndelay(extra_ns);
+			if (extra_loops)
+				sb_spin(extra_loops);
 		}
 		sb_timer_stop(t);
 		cond_resched();
@@ -76,8 +111,8 @@ static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
 
 static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 {
-	if (sb_extra_ns)
-		return fastpath_loop_ops(f, iters, t, sb_extra_ns);
+	if (f->extra_loops)
+		return fastpath_loop_ops(f, iters, t, f->extra_loops);
 	return fastpath_loop_ops(f, iters, t, 0);
 }
 
@@ -91,6 +126,8 @@ static int fastpath_pinned(void *arg)
 	int ret;
 
 	sb_loop_overhead(iters, &f->overhead);
+	if (sb_extra_ns)
+		fastpath_calibrate(f);
 	/* Untimed passes warm the per-CPU cache and the code. */
 	do {
 		ret = fastpath_loop(f, SB_BATCH, &t);
@@ -137,7 +174,8 @@ static int fastpath_run(struct sb_ctx *ctx)
 	if (ret)
 		goto out;
 	if (sb_extra_ns)
-		sb_printf(ctx->out, "\"extra_ns\":%u,", sb_extra_ns);
+		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
+			  sb_extra_ns, f.extra_loops, f.spin_ps);
 	sb_printf(ctx->out, "\"loop_overhead_ns\":");
 	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
 					       ctx->val[P_ITERS]));

@@ -236,7 +236,7 @@ static const struct file_operations sb_fops = {
 unsigned int sb_extra_ns;
 module_param_named(extra_ns, sb_extra_ns, uint, 0444);
 MODULE_PARM_DESC(extra_ns,
-		 "ns of busy wait added to every fastpath alloc+free: a known slowdown for tests");
+		 "ns of busy loop added to every fastpath alloc+free: a known slowdown for tests");
 
 static int __init sb_init(void)
 {
