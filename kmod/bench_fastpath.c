@@ -72,12 +72,7 @@ static void fastpath_calibrate(struct fastpath *f)
 				   f->spin_ps);
 }
 
-/*
- * The loop, with @extra_loops spins after each pair when it is not 0;
- * inlined twice, so that without them the timed loop has no trace of it.
- */
-static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
-					     struct sb_timer *t, u64 extra_loops)
+static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
 {
 	size_t size = f->ctx->val[P_SIZE];
 	bool use_cache = f->ctx->val[P_API] == 0;
@@ -100,8 +95,6 @@ static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
 				kmem_cache_free(f->cache, obj);
 			else
 				kfree(obj);
-			if (extra_loops)
-				sb_spin(extra_loops);
 		}
 		sb_timer_stop(t);
 		cond_resched();
@@ -109,11 +102,41 @@ static __always_inline int fastpath_loop_ops(struct fastpath *f, u64 iters,
 	return 0;
 }
 
-static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t)
+/*
+ * fastpath_loop() with f->extra_loops spins after each pair: a copy, so
+ * that the loop every real measurement times (and the cost model counts)
+ * stays as it was, instruction for instruction.
+ */
+static int fastpath_loop_extra(struct fastpath *f, u64 iters,
+			       struct sb_timer *t)
 {
-	if (f->extra_loops)
-		return fastpath_loop_ops(f, iters, t, f->extra_loops);
-	return fastpath_loop_ops(f, iters, t, 0);
+	size_t size = f->ctx->val[P_SIZE];
+	bool use_cache = f->ctx->val[P_API] == 0;
+	bool touch = f->ctx->val[P_TOUCH];
+	u64 done, i, n;
+	void *obj;
+
+	sb_timer_reset(t);
+	for (done = 0; done < iters; done += n) {
+		n = min_t(u64, SB_BATCH, iters - done);
+		sb_timer_start(t);
+		for (i = 0; i < n; i++) {
+			obj = use_cache ? kmem_cache_alloc(f->cache, GFP_KERNEL) :
+					  kmalloc(size, GFP_KERNEL);
+			if (unlikely(!obj))
+				return -ENOMEM;
+			sb_touch_write(obj, touch);
+			sb_touch_read(obj, touch);
+			if (use_cache)
+				kmem_cache_free(f->cache, obj);
+			else
+				kfree(obj);
+			sb_spin(f->extra_loops);
+		}
+		sb_timer_stop(t);
+		cond_resched();
+	}
+	return 0;
 }
 
 static int fastpath_pinned(void *arg)
@@ -130,10 +153,12 @@ static int fastpath_pinned(void *arg)
 		fastpath_calibrate(f);
 	/* Untimed passes warm the per-CPU cache and the code. */
 	do {
-		ret = fastpath_loop(f, SB_BATCH, &t);
+		ret = f->extra_loops ? fastpath_loop_extra(f, SB_BATCH, &t) :
+				       fastpath_loop(f, SB_BATCH, &t);
 	} while (!ret && sb_warming(start));
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
-		ret = fastpath_loop(f, iters, &t);
+		ret = f->extra_loops ? fastpath_loop_extra(f, iters, &t) :
+				       fastpath_loop(f, iters, &t);
 		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
 		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
 		f->windows[r] = t.window;
