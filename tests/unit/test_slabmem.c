@@ -179,6 +179,24 @@ static void test_phase(void)
 	cJSON_Delete(docs[1]);
 }
 
+/* Possible CPUs above the online ones make a guest shape of their own. */
+static void test_points_possible(void)
+{
+	const struct fixture f = { "slub", "SLUB", 2, 1, 1, NULL, 0, false };
+	cJSON *docs[] = { fixture_doc(&f), fixture_doc(&f), fixture_doc(&f) };
+	struct slabmem_point *p;
+	int n;
+
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[1], "vm"), "possible_cpus", 8);
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[2], "vm"), "possible_cpus", 2);
+	n = slabmem_points((const cJSON *const *)docs, 3, "after", &p);
+	CHECK(n == 2 && p[0].possible == 2 && p[0].nr_boots == 2 && p[1].possible == 8 &&
+	      p[1].cpus == 2, "points: 8 possible CPUs apart; 2 recorded, or none, as many as online");
+	slabmem_points_free(p, n);
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(docs[i]);
+}
+
 static void test_points(void)
 {
 	const struct fixture fs[] = {
@@ -224,5 +242,6 @@ int main(void)
 	test_slob_and_broken();
 	test_phase();
 	test_points();
+	test_points_possible();
 	return check_done();
 }
