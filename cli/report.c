@@ -491,6 +491,8 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 
 		if (run->numa_nodes > 1)
 			snprintf(nodes, sizeof(nodes), " on %.0f NUMA nodes", run->numa_nodes);
+		else if (run->possible_cpus > run->cpus)
+			snprintf(nodes, sizeof(nodes), " (%.0f possible)", run->possible_cpus);
 		v = xasprintf("%.0f vCPUs%s, %.0f MB, accelerator %s%s%s%s", run->cpus, nodes,
 			      run->mem_mb, run->accel,
 			      !strcmp(run->tcg_thread, "single") ? " on one host thread" : "",
@@ -924,6 +926,8 @@ static void run_options(struct strbuf *b, const struct run_id *run, const cJSON 
 	sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus, run->mem_mb);
 	if (run->numa_nodes > 1)
 		sb_addf(b, " --numa=%.0f", run->numa_nodes);
+	if (run->possible_cpus > run->cpus)
+		sb_addf(b, " --possible-cpus=%.0f", run->possible_cpus);
 	sb_addf(b, " --boots=%d", run_nr_boots(doc));
 	for (int t = 0; t < run_nr_tests(doc); t++) {
 		if (test_profile(run_test(doc, t))) {
