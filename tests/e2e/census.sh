@@ -143,6 +143,10 @@ check "slub --numa=2: SLUB has no alien cache" \
 # possible CPU, so at 8 possible each cache's per-CPU structures are 4
 # times those at 2, and Percpu grows with them.
 held_cache='.boots[0].snapshots."t0.0s".census.caches[] | select(.name == "sb-cache-000")'
+# jq -e of expression $3 on two results files, $a and $b to it.
+jq2() {
+	jq -e -n --slurpfile a "$1" --slurpfile b "$2" "$3" >/dev/null
+}
 for v in slab slub; do
 	run_workload $v "$TMP/held.json" "$TMP/$v-possible.json" --cpus=2 --possible-cpus=8
 	check "$v --possible-cpus=8: 2 CPUs online of 8 possible, both recorded" \
@@ -152,11 +156,11 @@ for v in slab slub; do
 	check "$v: without it, as many possible as online, recorded" \
 		jqt "$TMP/$v.json" '.vm.possible_cpus == 2 and .guest.info.cpus_possible == 2'
 	check "$v --possible-cpus=8: sb-cache-000's per-CPU structures are 4 times those at 2 possible" \
-		jq -e -n --slurpfile a "$TMP/$v.json" --slurpfile b "$TMP/$v-possible.json" \
+		jq2 "$TMP/$v.json" "$TMP/$v-possible.json" \
 		"[\$a[0], \$b[0]] | map($held_cache | .struct_percpu) | .[0] > 0 and .[1] == 4 * .[0]"
 	# shellcheck disable=SC2016 # $a and $b are jq's
 	check "$v --possible-cpus=8: Percpu is larger than at 2 possible" \
-		jq -e -n --slurpfile a "$TMP/$v.json" --slurpfile b "$TMP/$v-possible.json" \
+		jq2 "$TMP/$v.json" "$TMP/$v-possible.json" \
 		'[$a[0], $b[0]] | map(.boots[0].snapshots."t0.0s".census.total.percpu_pages) | .[1] > .[0]'
 done
 
