@@ -746,8 +746,10 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 		x[f].r = x[f].a.n && x[f].b.n && x[f].a.mean > 0 ? x[f].b.mean / x[f].a.mean : NAN;
 		x[f].has_ci = x[f].a.n >= MIN_BOOTS_CI && x[f].b.n >= MIN_BOOTS_CI &&
 			      !percent_change_ci(&x[f].a, &x[f].b, 0.05, &lo, &hi);
-		x[f].lo = 1 + lo / 100;
-		x[f].hi = 1 + hi / 100;
+		if (x[f].has_ci) {
+			x[f].lo = 1 + lo / 100;
+			x[f].hi = 1 + hi / 100;
+		}
 		missing_ci |= !x[f].has_ci;
 	}
 	if (!x[0].a.n || !x[0].b.n) {
@@ -769,9 +771,10 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 	}
 	sb_addf(b, "\n  %-14s", "ratio");
 	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
-		char cell[32];
+		char cell[32] = "-";
 
-		snprintf(cell, sizeof(cell), "x%.2f", x[f].r);
+		if (!isnan(x[f].r))
+			snprintf(cell, sizeof(cell), "x%.2f", x[f].r);
 		sb_addf(b, " %11s", cell);
 	}
 	sb_addf(b, "\n  %-14s", "95% CI");

@@ -62,7 +62,6 @@ static double holder_padding(const cJSON *census, const char *holder, double byt
 int slabmem_of(const cJSON *census, struct slabmem *m)
 {
 	double own_cache = 0, own_node = 0, own_pad;
-
 	double ps = census_header(census, "page_size");
 	double pages = census_total(census, "pages");
 	double percpu = census_total(census, "percpu_pages");
