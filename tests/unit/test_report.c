@@ -382,6 +382,34 @@ static void test_after_boot(void)
 	cJSON_Delete(docs[1]);
 }
 
+/* Guests with more possible CPUs than online ones say so, and how to get them again. */
+static void test_possible_cpus(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 1, NULL, 0, false }, { "slub", "SLUB", 2, 1, 1, NULL, 0, false },
+	};
+	struct comparison c = { 0 };
+	cJSON *docs[2];
+	char *text = NULL;
+
+	for (int r = 0; r < 2; r++) {
+		docs[r] = fixture_doc(&fs[r]);
+		cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[r], "vm"), "possible_cpus", 8);
+	}
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "From the slab census at 'after' with 2 CPUs (8 possible) ("),
+	      "possible CPUs: the census sentence names them");
+	CHECK(says(text, "base guest 2 vCPUs (8 possible), 512 MB") &&
+	      says(text, "--cpus=2 --mem=512 --possible-cpus=8 --boots=1"),
+	      "possible CPUs: in the setup and in the command that reproduces the run");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 /* Two sets across CPUs and nodes; and two SLUBs, of which no 30% is claimed. */
 static void test_census_sets(void)
 {
@@ -424,5 +452,6 @@ int main(void)
 	test_census_steady();
 	test_census_sets();
 	test_after_boot();
+	test_possible_cpus();
 	return check_done();
 }
