@@ -45,8 +45,9 @@ static double or_zero(double v)
  * the allocator's own structures count the holder's object_size in its
  * live bytes and the rest in its padding. SLUB gives kmem_cache and
  * kmem_cache_node caches of their own; SLAB kmallocs its nodes and arrays
- * from kmalloc caches, whose slots are their object size: no padding,
- * and no such holder (nor when the slots are not whole slots of it).
+ * from kmalloc-128 to kmalloc-4k, whose slots are their object size: no
+ * padding, and no such holder (nor when the slots are not whole slots of
+ * it).
  */
 static double holder_padding(const cJSON *census, const char *holder, double bytes)
 {
