@@ -93,6 +93,7 @@ static int save(const struct bisect *b)
 	cJSON_AddStringToObject(j, "accel", b->vm.accel);
 	cJSON_AddNumberToObject(j, "cpus", b->vm.cpus_list.n ? b->vm.cpus_list.v[0] : 0);
 	cJSON_AddNumberToObject(j, "numa", b->vm.numa);
+	cJSON_AddNumberToObject(j, "possible_cpus", b->vm.possible);
 	cJSON_AddNumberToObject(j, "mem", b->vm.mem);
 	cJSON_AddNumberToObject(j, "timeout", b->vm.timeout);
 	if (b->vm.cmdline)
@@ -132,6 +133,9 @@ static int load(const char *dir, struct bisect *b, cJSON **j)
 		b->vm.cpus_list.v[0] = cpus;
 	}
 	b->vm.numa = (long)json_num_at(*j, "numa");
+	/* A state from before --possible-cpus: as many as online. */
+	b->vm.possible = isnan(json_num_at(*j, "possible_cpus")) ? 0 :
+			 (long)json_num_at(*j, "possible_cpus");
 	b->vm.mem = (long)json_num_at(*j, "mem");
 	b->vm.timeout = (long)json_num_at(*j, "timeout");
 	b->vm.cmdline = cJSON_GetStringValue(json_at(*j, "cmdline"));

@@ -237,7 +237,11 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 /* A census line's title: the variant, and its nodes when there are several. */
 static char *point_title(const struct slabmem_point *p)
 {
-	return p->numa > 1 ? xasprintf("%s, %ld nodes", p->label, p->numa) : xstrdup(p->label);
+	if (p->numa > 1)
+		return xasprintf("%s, %ld nodes", p->label, p->numa);
+	if (p->possible > p->cpus)
+		return xasprintf("%s, %ld possible", p->label, p->possible);
+	return xstrdup(p->label);
 }
 
 /* " median min max" of a figure over a point's boots, in MiB; "?" where it is absent. */
@@ -253,8 +257,14 @@ static void add_spread(struct strbuf *b, const struct slabmem_point *p, size_t o
 		sb_addf(b, " ? ? ?");
 }
 
+/* Possible CPUs above the online ones: 0 when there are none. */
+static long extra_possible(const struct slabmem_point *p)
+{
+	return p->possible > p->cpus ? p->possible : 0;
+}
+
 /*
- * Against CPUs, a block per line (variant and nodes), by CPU count:
+ * Against CPUs, a block per line (variant, nodes and possible CPUs), by CPU count:
  * "cpus" then the spread of the overhead, then of Slab + Percpu.
  */
 static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, int n)
@@ -278,6 +288,7 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 			for (int j = i; j < n; j++)
 				if (!done[j] && !strcmp(pts[j].label, pts[i].label) &&
 				    pts[j].numa == pts[i].numa &&
+				    extra_possible(&pts[j]) == extra_possible(&pts[i]) &&
 				    (next < 0 || pts[j].cpus < pts[next].cpus))
 					next = j;
 			if (next < 0)
@@ -299,13 +310,13 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 /* Each location's colour, the same in every chart whichever are drawn. */
 static const char *const part_colours[SM_NR_PARTS] = {
 	"#4c72b0", "#9ebbe3", "#dd8452", "#f2b880", "#c44e52", "#e8999b", "#8172b3",
-	"#55a868", "#a6d7a8", "#937860", "#da8bc3",
+	"#55a868", "#a6d7a8", "#937860", "#8c8c8c", "#da8bc3",
 };
 
 /*
  * At @at CPUs, a stacked bar per variant (SLOB has no cache records,
  * so no locations): the median of each location that any bar has, and
- * above each bar the allocator's own structures, which are in "live".
+ * above each bar the median of its bytes beyond live objects.
  */
 static void memory_where_chart(struct chart *c, const struct slabmem_point *pts, int n, long at)
 {
@@ -336,7 +347,7 @@ static void memory_where_chart(struct chart *c, const struct slabmem_point *pts,
 		double top = 0;
 		char *title;
 
-		slabmem_summary(&pts[i], offsetof(struct slabmem, structs), &s);
+		slabmem_summary(&pts[i], offsetof(struct slabmem, overhead), &s);
 		if (pts[i].cpus != at || !s.n)
 			continue;
 		title = point_title(&pts[i]);
@@ -352,7 +363,7 @@ static void memory_where_chart(struct chart *c, const struct slabmem_point *pts,
 			top += part.median / SLABMEM_MIB;
 		}
 		sb_addf(&b, "\n");
-		sb_addf(&q, "%d %.6g \"%.1f KiB\"\n", rows++, top, s.median / 1024);
+		sb_addf(&q, "%d %.6g \"%.2f MiB\"\n", rows++, top, s.median / SLABMEM_MIB);
 	}
 	if (!rows) {
 		free(b.s);

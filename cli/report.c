@@ -252,11 +252,15 @@ static bool claim_applies(const struct slabmem_point *a, const struct slabmem_po
 	return !strcmp(a->allocator, "SLAB") && !strcmp(b->allocator, "SLUB");
 }
 
-/* "8 CPUs", "8 CPUs on 2 nodes" */
+/* "8 CPUs", "8 CPUs on 2 nodes", "2 CPUs (8 possible)" */
 static char *shape(const struct slabmem_point *p)
 {
-	return p->numa > 1 ? xasprintf("%ld CPUs on %ld nodes", p->cpus, p->numa) :
-			     xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
+	if (p->numa > 1)
+		return xasprintf("%ld CPUs on %ld nodes", p->cpus, p->numa);
+	if (p->possible > p->cpus)
+		return xasprintf("%ld CPU%s (%ld possible)", p->cpus, p->cpus == 1 ? "" : "s",
+				 p->possible);
+	return xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
 }
 
 /* "x1.12 (95% CI x1.08 to x1.16)" */
@@ -757,6 +761,8 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 
 		if (run->numa_nodes > 1)
 			snprintf(nodes, sizeof(nodes), " on %.0f NUMA nodes", run->numa_nodes);
+		else if (run->possible_cpus > run->cpus)
+			snprintf(nodes, sizeof(nodes), " (%.0f possible)", run->possible_cpus);
 		v = xasprintf("%.0f vCPUs%s, %.0f MB, accelerator %s%s%s%s", run->cpus, nodes,
 			      run->mem_mb, run->accel,
 			      !strcmp(run->tcg_thread, "single") ? " on one host thread" : "",
@@ -1009,20 +1015,99 @@ static void results(struct strbuf *b, const struct comparison *c)
 	}
 }
 
+/*
+ * /proc/meminfo after boot ("before" the workload), each figure's mean
+ * over a run's boots, and the ratio of the means with its 95% interval
+ * as the census table has it.
+ */
+static void after_boot_table(struct strbuf *b, const struct comparison *c,
+			     const cJSON *const *docs)
+{
+	static const char *const names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+Percpu" };
+	struct ratio x[ARRAY_SIZE(names)];
+	bool missing_ci = false, steady = false;
+	char *head;
+
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		double lo, hi;
+
+		for (int r = 0; r < 2; r++) {
+			int boots = run_nr_boots(docs[r]), n = 0;
+			double *v = xcalloc(boots + 1, sizeof(*v));
+
+			for (int bt = 0; bt < boots; bt++) {
+				double slab = boot_meminfo(docs[r], bt, "before", "Slab");
+				double percpu = boot_meminfo(docs[r], bt, "before", "Percpu");
+				double y = f < 3 ? boot_meminfo(docs[r], bt, "before", names[f]) :
+					   slab + percpu;
+
+				if (!isnan(y))
+					v[n++] = y;
+			}
+			summarize(v, n, r ? &x[f].b : &x[f].a);
+			free(v);
+		}
+		x[f].r = x[f].a.n && x[f].b.n && x[f].a.mean > 0 ? x[f].b.mean / x[f].a.mean : NAN;
+		x[f].has_ci = x[f].a.n >= MIN_BOOTS_CI && x[f].b.n >= MIN_BOOTS_CI &&
+			      !percent_change_ci(&x[f].a, &x[f].b, 0.05, &lo, &hi);
+		if (x[f].has_ci) {
+			x[f].lo = 1 + lo / 100;
+			x[f].hi = 1 + hi / 100;
+		}
+		missing_ci |= !x[f].has_ci;
+	}
+	if (!x[0].a.n || !x[0].b.n) {
+		sb_addf(b, "  (no /proc/meminfo after boot in these results)\n");
+		return;
+	}
+	head = xasprintf("After boot (/proc/meminfo, kB, means of %zu and %zu boots; ratio "
+			 "%s/%s, 95%% confidence interval where each side has %d boots or more)",
+			 x[0].a.n, x[0].b.n, c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+	wrap(b, 2, head);
+	free(head);
+	sb_addf(b, "\n  %-14s", "");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++)
+		sb_addf(b, " %11s", names[f]);
+	for (int r = 0; r < 2; r++) {
+		sb_addf(b, "\n  %-14s", c->runs[r].label);
+		for (size_t f = 0; f < ARRAY_SIZE(names); f++)
+			sb_addf(b, " %11.0f", r ? x[f].b.mean : x[f].a.mean);
+	}
+	sb_addf(b, "\n  %-14s", "ratio");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		char cell[32] = "-";
+
+		if (!isnan(x[f].r))
+			snprintf(cell, sizeof(cell), "x%.2f", x[f].r);
+		sb_addf(b, " %11s", cell);
+	}
+	sb_addf(b, "\n  %-14s", "95% CI");
+	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+		char cell[32] = "-";
+
+		if (x[f].has_ci && !x[f].a.stddev && !x[f].b.stddev)
+			snprintf(cell, sizeof(cell), "no spread");
+		else if (x[f].has_ci)
+			snprintf(cell, sizeof(cell), "%.2f-%.2f", x[f].lo, x[f].hi);
+		steady |= x[f].has_ci && !x[f].a.stddev && !x[f].b.stddev;
+		sb_addf(b, " %11s", cell);
+	}
+	sb_addf(b, "\n");
+	if (missing_ci || steady)
+		sb_addf(b, "\n");
+	if (missing_ci)
+		wrap(b, 2, "95% CI -: none, a side has fewer boots than that.");
+	if (steady)
+		wrap(b, 2, "No spread: the same in every boot of each side.");
+}
+
 static void memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v)
 {
 	int n = run_nr_tests(docs[0]), shown = 0;
 
 	sb_addf(b, "\nMemory\n\n");
-	sb_addf(b, "  after boot (kB)   Slab  SUnreclaim  Percpu  Slab+Percpu\n");
-	for (int r = 0; r < 2; r++) {
-		double slab = boot_meminfo(docs[r], 0, "before", "Slab");
-		double percpu = boot_meminfo(docs[r], 0, "before", "Percpu");
-
-		sb_addf(b, "  %-14s %7.0f %11.0f %7.0f %12.0f\n", c->runs[r].label, slab,
-			boot_meminfo(docs[r], 0, "before", "SUnreclaim"), percpu, slab + percpu);
-	}
+	after_boot_table(b, c, docs);
 	census_table(b, c, v);
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];
@@ -1151,6 +1236,8 @@ static void run_options(struct strbuf *b, const struct run_id *run, const cJSON 
 	sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus, run->mem_mb);
 	if (run->numa_nodes > 1)
 		sb_addf(b, " --numa=%.0f", run->numa_nodes);
+	if (run->possible_cpus > run->cpus)
+		sb_addf(b, " --possible-cpus=%.0f", run->possible_cpus);
 	sb_addf(b, " --boots=%d", run_nr_boots(doc));
 	for (int t = 0; t < run_nr_tests(doc); t++) {
 		if (test_profile(run_test(doc, t))) {

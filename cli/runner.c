@@ -212,6 +212,7 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
 	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
 	cJSON_AddNumberToObject(vm, "numa_nodes", o->numa);
+	cJSON_AddNumberToObject(vm, "possible_cpus", o->possible ? o->possible : o->cpus);
 	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
 	cJSON_AddStringToObject(vm, "cmdline", cmdline);
 
@@ -380,6 +381,7 @@ int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool pe
 	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
 	rg->stage.vm.cpus = rg->vm->cpus;
 	rg->stage.vm.numa_nodes = rg->vm->numa;
+	rg->stage.vm.possible_cpus = rg->vm->possible;
 	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
 	rg->stage.vm.cmdline = rg->cmdline;
 	rg->stage.vm.timeout_s = rg->vm->timeout;

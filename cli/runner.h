@@ -36,6 +36,12 @@ struct workload;
 	OPT_INTEGER("numa", &(v)->numa, "N", 1, VM_NUMA_MAX, NULL,		\
 		    "guest NUMA nodes, each with an even share\n"		\
 		    "of the CPUs and the memory"),				\
+	{ .type = OPT_T_LONG, .name = "possible-cpus", .value = &(v)->possible,	\
+	  .argh = "N", .min = 1, .max = VM_CPUS_MAX,				\
+	  .help = "possible CPUs: --cpus come up, the rest\n"		\
+		  "are hot-pluggable, as on most hosts\n"			\
+		  "(per-CPU memory is sized by them)",				\
+	  .deftext = "as many as --cpus" },					\
 	{ .type = OPT_T_LONG, .name = "mem", .value = &(v)->mem, .argh = "MB",	\
 	  .min = 128, .max = 65536, .unit = "MB", .help = "guest memory",	\
 	  .deftext = RUNNER_STR(VM_MB_DEFAULT) ", or "				\

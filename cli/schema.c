@@ -44,6 +44,9 @@ struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n
 		id->cpus = json_num_at(docs[r], "vm.cpus");
 		id->mem_mb = json_num_at(docs[r], "vm.mem_mb");
 		id->numa_nodes = json_num_at(docs[r], "vm.numa_nodes");
+		id->possible_cpus = json_num_at(docs[r], "vm.possible_cpus");
+		if (isnan(id->possible_cpus))
+			id->possible_cpus = id->cpus;
 		id->emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time"));
 		id->label = run_label(ids, r);
 	}
@@ -87,6 +90,7 @@ const struct run_field run_same_fields[] = {
 	{ "kernel.common_config", "non-allocator config" },
 	{ "vm.cpus", "guest CPUs" },
 	{ "vm.numa_nodes", "guest NUMA nodes" },
+	{ "vm.possible_cpus", "guest possible CPUs" },
 	{ "vm.tcg_thread", "TCG threads" },
 	{ "vm.mem_mb", "guest memory (MB)" },
 	{ "vm.cmdline", "kernel command line" },

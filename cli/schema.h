@@ -24,6 +24,7 @@ struct run_id {
 	const char *tcg_thread;	/* "single", "multi"; "?" under KVM or before it was kept */
 	double cpus, mem_mb;
 	double numa_nodes;	/* NAN in results from before --numa: one node */
+	double possible_cpus;	/* --possible-cpus; cpus in results from before it */
 	bool emulated;		/* times from an emulated clock (not KVM) */
 };
 

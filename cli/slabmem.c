@@ -30,6 +30,7 @@ const char *const slabmem_part_names[SM_NR_PARTS] = {
 	[SM_FREE_NODE_PARTIAL] = "free in node partial slabs",
 	[SM_FREE_EMPTY] = "free in empty slabs",
 	[SM_TAIL] = "slab tails",
+	[SM_STRUCTS] = "allocator's structures",
 	[SM_PERCPU] = "per-CPU structures",
 };
 
@@ -39,8 +40,29 @@ static double or_zero(double v)
 	return isnan(v) ? 0 : v;
 }
 
+/*
+ * The padding in @bytes of slots of the cache named @holder: the slots of
+ * the allocator's own structures count the holder's object_size in its
+ * live bytes and the rest in its padding. SLUB gives kmem_cache and
+ * kmem_cache_node caches of their own; SLAB kmallocs its nodes and arrays
+ * from kmalloc-128 to kmalloc-4k, whose slots are their object size: no
+ * padding, and no such holder (nor when the slots are not whole slots of
+ * it).
+ */
+static double holder_padding(const cJSON *census, const char *holder, double bytes)
+{
+	const cJSON *h = census_cache(census, holder);
+	double size = h ? census_cache_field(h, "size") : NAN;
+	double object_size = h ? census_cache_field(h, "object_size") : NAN;
+
+	if (!(size > 0) || isnan(object_size) || fmod(bytes, size))
+		return 0;
+	return bytes / size * (size - object_size);
+}
+
 int slabmem_of(const cJSON *census, struct slabmem *m)
 {
+	double own_cache = 0, own_node = 0, own_pad;
 	double ps = census_header(census, "page_size");
 	double pages = census_total(census, "pages");
 	double percpu = census_total(census, "percpu_pages");
@@ -52,7 +74,7 @@ int slabmem_of(const cJSON *census, struct slabmem *m)
 	m->slab_percpu = m->slab + percpu * ps;
 	m->caches = census_nr_caches(census);
 	if (!m->caches) {
-		m->overhead = m->structs = NAN;
+		m->overhead = NAN;
 		for (int p = 0; p < SM_NR_PARTS; p++)
 			m->part[p] = NAN;
 		return 0;
@@ -70,9 +92,15 @@ int slabmem_of(const cJSON *census, struct slabmem *m)
 		m->part[SM_TAIL] += census_cache_field(c, "pages") * ps -
 				    census_cache_field(c, "objects") * size;
 		m->part[SM_PERCPU] += or_zero(census_cache_field(c, "struct_percpu"));
-		m->structs += or_zero(census_cache_field(c, "struct_cache")) +
-			      or_zero(census_cache_field(c, "struct_node"));
+		own_cache += or_zero(census_cache_field(c, "struct_cache"));
+		own_node += or_zero(census_cache_field(c, "struct_node"));
 	}
+	/* The allocator's structures are live slab objects that no caller holds. */
+	own_pad = holder_padding(census, "kmem_cache", own_cache) +
+		  holder_padding(census, "kmem_cache_node", own_node);
+	m->part[SM_STRUCTS] = own_cache + own_node;
+	m->part[SM_LIVE] -= m->part[SM_STRUCTS] - own_pad;
+	m->part[SM_PADDING] -= own_pad;
 	for (int p = 0; p < SM_NR_PARTS; p++)
 		if (p != SM_LIVE)
 			m->overhead += m->part[p];
@@ -123,17 +151,18 @@ int slabmem_points(const cJSON *const *docs, int n, const char *phase,
 		const struct run_id *id = &ids[r];
 		const char *label = strcmp(id->variant, "?") ? id->variant : id->allocator;
 		long numa = isnan(id->numa_nodes) ? 1 : (long)id->numa_nodes;
+		long possible = (long)id->possible_cpus;
 		struct slabmem_point *p = NULL;
 
 		for (int i = 0; i < nr && !p; i++)
 			if (!strcmp(pts[i].label, label) && pts[i].cpus == (long)id->cpus &&
-			    pts[i].numa == numa)
+			    pts[i].numa == numa && pts[i].possible == possible)
 				p = &pts[i];
 		if (!p) {
 			p = &pts[nr];
 			*p = (struct slabmem_point){
 				.label = label, .allocator = id->allocator, .cpus = (long)id->cpus,
-				.numa = numa,
+				.numa = numa, .possible = possible,
 			};
 		}
 		for (int b = 0; b < run_nr_boots(docs[r]); b++) {

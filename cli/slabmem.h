@@ -19,8 +19,8 @@
  * count of objects is turned into bytes with its own cache's sizes.
  */
 enum slabmem_part {
-	SM_LIVE,		/* live * object_size: live objects' bytes */
-	SM_PADDING,		/* live * (size - object_size): their slots beyond them */
+	SM_LIVE,		/* live * object_size, but the allocator's own structures */
+	SM_PADDING,		/* live * (size - object_size), the same objects */
 	/* The free slots, each count * size, in census_free_fields[]'s order. */
 	SM_FREE_CPU,		/* SLUB's CPU slabs */
 	SM_FREE_CPU_PARTIAL,	/* SLUB's per-CPU partial slabs */
@@ -30,6 +30,13 @@ enum slabmem_part {
 	SM_FREE_NODE_PARTIAL,	/* node partial lists */
 	SM_FREE_EMPTY,		/* slabs on node lists with no object in use */
 	SM_TAIL,		/* pages * page_size - objects * size: no slot fits there */
+	/*
+	 * struct_cache + struct_node: the slots of the allocator's own
+	 * structures (kmem_cache, kmem_cache_node, SLAB's shared arrays and
+	 * alien caches), slab objects that no caller was handed; taken out
+	 * of the live objects and padding of the caches that hold them.
+	 */
+	SM_STRUCTS,
 	SM_PERCPU,		/* struct_percpu: in Percpu, outside the slab pages */
 	SM_NR_PARTS
 };
@@ -47,16 +54,15 @@ struct slabmem {
 	/* slab + percpu_pages * page_size: Slab + Percpu. */
 	double slab_percpu;
 	/*
-	 * Held beyond live object bytes: pages * page_size - live_bytes +
-	 * struct_percpu, the sum of every part but SM_LIVE. Pages given
+	 * Held beyond the bytes of live objects handed to callers: the sum
+	 * of every part but SM_LIVE, pages * page_size - SM_LIVE +
+	 * struct_percpu. Pages given
 	 * whole to kmalloc() callers too large for a slab are held and live
 	 * alike, and so absent. NAN when the census has no cache records
 	 * (SLOB): its live bytes are unknown.
 	 */
 	double overhead;
 	double part[SM_NR_PARTS];	/* NAN without cache records */
-	/* struct_cache + struct_node: the allocator's own structures in slabs, in SM_LIVE */
-	double structs;
 	int caches;			/* cache records */
 };
 
@@ -70,11 +76,15 @@ int slabmem_of(const cJSON *census, struct slabmem *m);
  */
 const char *slabmem_phase(const cJSON *const *docs, int n, const char *want);
 
-/* One allocator (a run's variant) at one guest shape, over every boot of its runs. */
+/*
+ * One allocator (a run's variant) at one guest shape (CPUs, nodes,
+ * possible CPUs), over every boot of its runs.
+ */
 struct slabmem_point {
 	const char *label;	/* the variant, as --alloc took it */
 	const char *allocator;	/* "SLAB", "SLUB", "SLOB" */
 	long cpus, numa;
+	long possible;		/* possible CPUs (vm.possible_cpus), at least cpus */
 	int nr_boots;
 	struct slabmem *boots;	/* those with a census at the phase */
 };

@@ -130,6 +130,13 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };
 	for (int i = 0; i < l->n; i++)
+		if (v->possible && l->v[i] > v->possible)
+			return error("%s: --possible-cpus=%ld is below --cpus=%ld (possible CPUs "
+				     "include the online ones)", cmd, v->possible, l->v[i]);
+	if (v->possible && v->numa > 1)
+		return error("%s: --possible-cpus with --numa=%ld: the hot-pluggable CPUs would "
+			     "need nodes of their own; use one node", cmd, v->numa);
+	for (int i = 0; i < l->n; i++)
 		if (l->v[i] % v->numa)
 			return error("%s: --numa=%ld: %ld CPUs do not split evenly over %ld nodes "
 				     "(give --cpus multiples of %ld)", cmd, v->numa, l->v[i], v->numa,
@@ -403,6 +410,9 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 	if (c->numa_nodes > 1)
 		argv[n++] = xasprintf("%d,sockets=%d,cores=%d,threads=1", c->cpus,
 				      c->numa_nodes, c->cpus / c->numa_nodes);
+	else if (c->possible_cpus > c->cpus)
+		/* The rest are listed in ACPI's MADT as disabled: possible, as on hosts. */
+		argv[n++] = xasprintf("%d,maxcpus=%d", c->cpus, c->possible_cpus);
 	else
 		argv[n++] = xasprintf("%d", c->cpus);
 	argv[n++] = xstrdup("-m");

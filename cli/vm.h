@@ -14,6 +14,7 @@ struct vm_opts {
 	struct opt_longs cpus_list;	/* --cpus: one value, or run's sweep; empty: default */
 	long cpus;		/* this boot's; vm_opts_resolve() sets the first of the list */
 	long numa;		/* nodes; each gets an even share of CPUs and memory */
+	long possible;		/* --possible-cpus: possible CPUs; 0: as many as online */
 	long mem;		/* MB; 0: vm_mem_mb()'s rule */
 	long timeout;		/* s per boot; 0: the caller's default */
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
@@ -60,6 +61,7 @@ struct vm_config {
 	const char *cost_geometry;	/* cost: "l1d=S/W/L,..." for the plugin, or NULL */
 	int cpus;
 	int numa_nodes;		/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
+	int possible_cpus;	/* above cpus: hot-pluggable CPUs QEMU lists but does not start */
 	int mem_mb;
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
 	double timeout_s;

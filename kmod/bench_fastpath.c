@@ -4,6 +4,7 @@
  * per-CPU cache neither call should leave the allocator's fast path.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
 #include <linux/sched.h>
@@ -34,16 +35,54 @@ struct fastpath {
 	u32 *windows;
 	u64 *irqs;
 	struct sb_timer overhead;
+	u64 extra_loops;	/* spins of sb_spin() per pair, for sb_extra_ns */
+	u64 spin_ps;		/* one spin's time as calibrated, in ps */
 };
 
+/* Spins of the calibration; a few ms under TCG. */
+#define SPIN_CALIBRATION	1000000
+
 /*
- * One batch of @n pairs. Instantiated per (@twin, @use_cache, @touch), all
- * constants, so that no test of them is left inside the loop: the twin
- * is this loop with the allocator's calls taken out, and measures what
- * the loop itself costs.
+ * A busy loop of @loops spins. Not ndelay(): its clock reads cost about a
+ * microsecond under TCG, far more than the fifth of a fast-path pair a
+ * known-answer test adds.
+ */
+static noinline void sb_spin(u64 loops)
+{
+	while (loops--)
+		barrier();
+}
+
+/*
+ * The spins that take sb_extra_ns on this CPU: the fastest of five timed
+ * runs of SPIN_CALIBRATION spins, after one that warms the code.
+ */
+static void fastpath_calibrate(struct fastpath *f)
+{
+	u64 t, best = U64_MAX;
+	int i;
+
+	sb_spin(SPIN_CALIBRATION);
+	for (i = 0; i < 5; i++) {
+		t = ktime_get_ns();
+		sb_spin(SPIN_CALIBRATION);
+		best = min(best, ktime_get_ns() - t);
+	}
+	f->spin_ps = max_t(u64, div64_u64(best * 1000, SPIN_CALIBRATION), 1);
+	f->extra_loops = div64_u64((u64)sb_extra_ns * 1000 + f->spin_ps / 2,
+				   f->spin_ps);
+}
+
+/*
+ * One batch of @n pairs. Instantiated per (@twin, @use_cache, @touch,
+ * @extra), all constants, so that no test of them is left inside the
+ * loop: the twin is this loop with the allocator's calls taken out, and
+ * measures what the loop itself costs; @extra adds f->extra_loops spins
+ * after each pair (a known slowdown), in an instantiation of its own, so
+ * that the loop every real measurement times stays as it was.
  */
 static __always_inline int fastpath_batch(struct fastpath *f, u64 n, bool twin,
-					  bool use_cache, bool touch)
+					  bool use_cache, bool touch, bool extra)
 {
 	size_t size = f->ctx->val[P_SIZE];
 	void *obj;
@@ -66,13 +105,15 @@ static __always_inline int fastpath_batch(struct fastpath *f, u64 n, bool twin,
 			kmem_cache_free(f->cache, obj);
 		else
 			kfree(obj);
+		if (extra)
+			sb_spin(f->extra_loops);
 	}
 	return 0;
 }
 
 static __always_inline int fastpath_batches(struct fastpath *f, u64 iters,
 					    struct sb_timer *t, bool twin,
-					    bool use_cache, bool touch)
+					    bool use_cache, bool touch, bool extra)
 {
 	u64 done, n;
 	int ret;
@@ -81,7 +122,7 @@ static __always_inline int fastpath_batches(struct fastpath *f, u64 iters,
 	for (done = 0; done < iters; done += n) {
 		n = min_t(u64, SB_BATCH, iters - done);
 		sb_timer_start(t);
-		ret = fastpath_batch(f, n, twin, use_cache, touch);
+		ret = fastpath_batch(f, n, twin, use_cache, touch, extra);
 		sb_timer_stop(t);
 		if (ret)
 			return ret;
@@ -94,19 +135,23 @@ static int fastpath_loop(struct fastpath *f, u64 iters, struct sb_timer *t,
 			 bool twin)
 {
 	bool use_cache = f->ctx->val[P_API] == API_CACHE;
+	bool touch = f->ctx->val[P_TOUCH];
 
-	if (f->ctx->val[P_TOUCH]) {
+	/* The known slowdown is never a twin: its loop is the real one's. */
+	if (f->extra_loops && !twin)
+		return fastpath_batches(f, iters, t, false, use_cache, touch, true);
+	if (touch) {
 		if (twin)
-			return fastpath_batches(f, iters, t, true, false, true);
+			return fastpath_batches(f, iters, t, true, false, true, false);
 		if (use_cache)
-			return fastpath_batches(f, iters, t, false, true, true);
-		return fastpath_batches(f, iters, t, false, false, true);
+			return fastpath_batches(f, iters, t, false, true, true, false);
+		return fastpath_batches(f, iters, t, false, false, true, false);
 	}
 	if (twin)
-		return fastpath_batches(f, iters, t, true, false, false);
+		return fastpath_batches(f, iters, t, true, false, false, false);
 	if (use_cache)
-		return fastpath_batches(f, iters, t, false, true, false);
-	return fastpath_batches(f, iters, t, false, false, false);
+		return fastpath_batches(f, iters, t, false, true, false, false);
+	return fastpath_batches(f, iters, t, false, false, false, false);
 }
 
 static int fastpath_pinned(void *arg)
@@ -119,6 +164,8 @@ static int fastpath_pinned(void *arg)
 	unsigned int r;
 	int ret;
 
+	if (sb_extra_ns)
+		fastpath_calibrate(f);
 	/* Untimed passes warm the per-CPU cache and the code. */
 	do {
 		ret = fastpath_loop(f, SB_BATCH, &t, twin);
@@ -168,6 +215,9 @@ static int fastpath_run(struct sb_ctx *ctx)
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
 	if (ret)
 		goto out;
+	if (sb_extra_ns)
+		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
+			  sb_extra_ns, f.extra_loops, f.spin_ps);
 	sb_printf(ctx->out, "\"loop_overhead_ns\":");
 	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
 					       ctx->val[P_ITERS]));

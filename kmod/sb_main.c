@@ -48,8 +48,9 @@ static void sb_out_info(struct sb_out *out)
 {
 	sb_printf(out, "{\"module\":\"" SB_MODULE_NAME "\",\"interface\":1,\"allocator\":\"%s\",",
 		  SB_ALLOCATOR);
-	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"page_size\":%lu,",
-		  init_utsname()->release, num_online_cpus(), PAGE_SIZE);
+	sb_printf(out, "\"release\":\"%s\",\"cpus_online\":%u,\"cpus_possible\":%u,",
+		  init_utsname()->release, num_online_cpus(), num_possible_cpus());
+	sb_printf(out, "\"page_size\":%lu,", PAGE_SIZE);
 	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"slab_no_merge\":%s,",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE,
 #ifdef SLAB_NO_MERGE
@@ -60,7 +61,7 @@ static void sb_out_info(struct sb_out *out)
 		  );
 	sb_printf(out, "\"mem_cap_bytes\":%llu,\"work_cap_pairs\":%llu,",
 		  sb_mem_cap(), SB_WORK_CAP);
-	sb_printf(out, "\"batch\":%u}\n", SB_BATCH);
+	sb_printf(out, "\"extra_ns\":%u,\"batch\":%u}\n", sb_extra_ns, SB_BATCH);
 }
 
 static void sb_out_tests(struct sb_out *out)
@@ -232,9 +233,20 @@ static const struct file_operations sb_fops = {
 	.release = sb_release,
 };
 
+unsigned int sb_extra_ns;
+module_param_named(extra_ns, sb_extra_ns, uint, 0444);
+MODULE_PARM_DESC(extra_ns,
+		 "ns of busy loop added to every fastpath alloc+free: a known slowdown for tests");
+
 static int __init sb_init(void)
 {
 	unsigned int i;
+
+	if (sb_extra_ns > SB_EXTRA_NS_MAX) {
+		pr_err(SB_MODULE_NAME ": extra_ns=%u: at most %u\n", sb_extra_ns,
+		       SB_EXTRA_NS_MAX);
+		return -EINVAL;
+	}
 
 	sb_dir = debugfs_create_dir(SB_DEBUGFS_DIR, NULL);
 	if (IS_ERR(sb_dir))

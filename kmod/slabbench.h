@@ -36,6 +36,14 @@
  * after boot the guest is still settling; on hardware 50 ms costs nothing.
  */
 #define SB_WARMUP_NS	(50 * NSEC_PER_MSEC)
+/*
+ * A known cost added to every fastpath alloc+free (module parameter
+ * extra_ns, default 0): a busy loop calibrated to take that many ns, a
+ * slowdown of known size for the known-answer tests of the statistics,
+ * never part of a real measurement. At most SB_EXTRA_NS_MAX ns.
+ */
+extern unsigned int sb_extra_ns;
+#define SB_EXTRA_NS_MAX	100000
 /* Operations between two cond_resched() calls in a timed loop. */
 #define SB_BATCH	1024
 /*

@@ -25,7 +25,7 @@ set xtics noenhanced
 set ylabel "MiB"
 set yrange [0:*]
 set key outside right top noenhanced
-set label 1 "Above each bar: the allocator's\nkmem_cache + kmem_cache_node,\nin live objects" at screen 0.72, screen 0.45 left noenhanced
+set label 1 "Above each bar: the bytes\nbeyond live objects\n(all but the first part)" at screen 0.72, screen 0.45 left noenhanced
 # Room above the bars for their labels.
 set offsets 0, 0, graph 0.1, 0
 plot for [i=2:ncols+1] datafile using i:xtic(1) title columnheader(i) \

@@ -8,7 +8,8 @@
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
 # fewer free objects than by default; on slub and slub-6.12 each cache
 # agrees with /sys/kernel/slab. With two NUMA nodes, SLAB's alien caches
-# hold the objects freed on the other node. Nothing is skipped: on a kernel
+# hold the objects freed on the other node. With 8 possible CPUs of 2
+# online, per-CPU structures are 4 times those at 2. Nothing is skipped: on a kernel
 # without the census every check that needs one fails. Debian's kernel,
 # which has none, records null and runs to the end.
 . tests/e2e/lib.sh
@@ -135,6 +136,33 @@ check "slab --numa=2: objects freed across nodes wait in alien caches" \
 		select(.name | startswith(\"sb-cache-\")) | .free_alien] | add > 0"
 check "slub --numa=2: SLUB has no alien cache" \
 	jqt "$TMP/slub-numa.json" ".boots[0].snapshots.\"t0.0s\".census.caches | all(has(\"free_alien\") | not)"
+
+# Possible CPUs above the online ones (--possible-cpus: QEMU's maxcpus,
+# listed in ACPI's MADT as hot-pluggable, as on most hosts): SLAB's
+# per-CPU arrays and SLUB's kmem_cache_cpu are allocated for every
+# possible CPU, so at 8 possible each cache's per-CPU structures are 4
+# times those at 2, and Percpu grows with them.
+held_cache='.boots[0].snapshots."t0.0s".census.caches[] | select(.name == "sb-cache-000")'
+# jq -e of expression $3 on two results files, $a and $b to it.
+jq2() {
+	jq -e -n --slurpfile a "$1" --slurpfile b "$2" "$3" >/dev/null
+}
+for v in slab slub; do
+	run_workload $v "$TMP/held.json" "$TMP/$v-possible.json" --cpus=2 --possible-cpus=8
+	check "$v --possible-cpus=8: 2 CPUs online of 8 possible, both recorded" \
+		jqt "$TMP/$v-possible.json" '.vm.cpus == 2 and .vm.possible_cpus == 8 and
+			.guest.info.cpus_online == 2 and .guest.info.cpus_possible == 8 and
+			.boots[0].snapshots."t0.0s".census.cpus == 2'
+	check "$v: without it, as many possible as online, recorded" \
+		jqt "$TMP/$v.json" '.vm.possible_cpus == 2 and .guest.info.cpus_possible == 2'
+	check "$v --possible-cpus=8: sb-cache-000's per-CPU structures are 4 times those at 2 possible" \
+		jq2 "$TMP/$v.json" "$TMP/$v-possible.json" \
+		"[\$a[0], \$b[0]] | map($held_cache | .struct_percpu) | .[0] > 0 and .[1] == 4 * .[0]"
+	# shellcheck disable=SC2016 # $a and $b are jq's
+	check "$v --possible-cpus=8: Percpu is larger than at 2 possible" \
+		jq2 "$TMP/$v.json" "$TMP/$v-possible.json" \
+		'[$a[0], $b[0]] | map(.boots[0].snapshots."t0.0s".census.total.percpu_pages) | .[1] > .[0]'
+done
 
 run_workload debian quick "$TMP/debian.json"
 check "debian: a kernel without the census runs to the end" jqt "$TMP/debian.json" '.status == "complete"'

@@ -6,7 +6,8 @@
 # instructions, and under plain TCG, beyond the floor slabbench noise
 # measures here. SLUB with slub_debug=FZPU against plain SLUB must be a
 # significant fast-path regression beyond that floor, and the gate must
-# say so.
+# say so. A busy wait of a fifth of the fast path's time per operation
+# (the module's extra_ns) must be flagged under icount with 3 boots.
 . tests/e2e/lib.sh
 
 quick=(--workload=quick)
@@ -22,6 +23,21 @@ check "slub against slub (icount): boots interleaved (A B A B)" \
 check "slub against slub (icount): no significant change in any metric" jqt "$TMP/same.json" "$nometric"
 "$SB" compare --fail-on-regression=5 "$TMP"/ic/slub-quick-*.json "$TMP"/ic/slub-2-quick-*.json >/dev/null 2>&1
 check "slub against slub (icount): the gate passes" test $? -eq 0
+
+# A slowdown of known size under icount, with the A/A's 3 boots: the
+# module's extra_ns (a busy wait on every fastpath alloc+free) set to a
+# fifth of the larger fast-path mean slows both tests by 20% or more,
+# and both are flagged. The same under TCG, with the boots its floor
+# needs: tests/slow/slowdown.sh.
+ic_mean=$(jq '[.tests[].metrics.ns_per_op.summary.mean] | max' "$(echo "$TMP"/ic/slub-quick-*.json)")
+ic_extra=$(awk -v m="$ic_mean" 'BEGIN { printf "%d", m / 5 + 0.999 }')
+"$SB" run --alloc=slub --accel=icount --boots=3 "${quick[@]}" --cmdline="slabbench.extra_ns=$ic_extra" \
+	-o "$TMP/ic-slow.json" >/dev/null 2>&1
+"$SB" compare --json "$TMP"/ic/slub-quick-*.json "$TMP/ic-slow.json" >"$TMP/ic-slow-cmp.json" 2>/dev/null
+check "a known slowdown (icount, extra_ns=$ic_extra, a fifth of ${ic_mean%.*} ns): 20% or more, both flagged" \
+	jqt "$TMP/ic-slow-cmp.json" '[.tests[].metrics[] | select(.name == "ns_per_op") | .runs[0] |
+		.significant and .regression and .change_pct >= 20] | length == 2 and all'
+echo "# known slowdown under icount: $(jq -c '[.tests[].metrics[] | select(.name == "ns_per_op") | .runs[0].change_pct | . * 10 | round / 10]' "$TMP/ic-slow-cmp.json") %"
 
 # No floor yet: compare says so and falls back to statistics alone.
 "$SB" compare "$TMP"/ic/slub-quick-*.json "$TMP"/ic/slub-2-quick-*.json >/dev/null 2>"$TMP/nofloor.err"

@@ -21,6 +21,26 @@ check "--cmdline reaches the guest kernel" \
 check "--cmdline is recorded" jqt "$TMP/big.json" \
 	'.vm.cmdline == "acpi=noirq no_timer_check slub_debug=- slabbench_marker=1"'
 
+# Module parameters on the kernel command line (slabbench.PARAM=VALUE)
+# reach the module, as modprobe would pass them: extra_ns, a busy loop
+# calibrated (on the fastest of five timings) to take that many ns, on
+# every fastpath alloc+free: each repeat then takes about that much more.
+cat >"$TMP/fp.json" <<'JSON'
+{ "name": "fp", "tests": [ { "test": "fastpath", "params": { "iters": 2000, "repeats": 2 } } ] }
+JSON
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/fp.json" --cmdline="slabbench.extra_ns=5000" \
+	-o "$TMP/extra.json" >/dev/null
+check "slabbench.extra_ns=5000 reaches the module, and the fastpath results say so" \
+	jqt "$TMP/extra.json" '.guest.info.extra_ns == 5000 and .tests[0].extra.extra_ns == [5000] and
+		(.tests[0].extra | .extra_loops[0] * .spin_ps[0] / 1000 | . > 4900 and . < 5100)'
+check "extra_ns=5000: every repeat at least 90% of it per alloc+free" \
+	jqt "$TMP/extra.json" '.tests[0].metrics.ns_per_op.samples | min >= 4500'
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/fp.json" --cmdline="slabbench.extra_ns=100001" \
+	-o "$TMP/extra-big.json" >/dev/null 2>"$TMP/extra-big.err"
+rc=$?
+check "extra_ns above 100000: the run fails" test "$rc" -ne 0
+check "and the module's reason is shown" grep -q 'extra_ns=100001: at most 100000' "$TMP/extra-big.err"
+
 # A sweep: each allocator at each CPU count, a results file each.
 "$SB" run --boots=1 --alloc=slab,slub --workload="$TMP/info.json" --cpus=1,2 -o "$TMP/sweep" >/dev/null
 sweep=("$TMP"/sweep/{slab,slub}-info-cpus[12]-*.json)

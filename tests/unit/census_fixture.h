@@ -17,7 +17,8 @@
  * struct_percpu 48 * cpus (SLAB 160 * cpus); in total 10
  * kmalloc_large_pages and percpu_pages 100 + 2 * cpus (SLAB 3 * cpus).
  * At 1 CPU, boot 0, no @empty, SLUB: 39 pages, so Slab 200704 bytes,
- * Slab + Percpu 618496 and 25840 bytes beyond live objects. A SLOB
+ * Slab + Percpu 618496 and 26480 bytes beyond live objects
+ * (its structures, 640 bytes, in no cache of the fixture, out of live). A SLOB
  * census has no caches: 50 pages, 10 kmalloc_large_pages, percpu_pages
  * 100 + cpus.
  */

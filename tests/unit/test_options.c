@@ -95,6 +95,7 @@ static void test_cpu_lists(void)
 	static const char *const odd[] = { "--cpus=8,6", "--numa=4", NULL };
 	static const char *const none[] = { NULL };
 	static const char *const icount[] = { "--accel=icount", NULL };
+	static const char *const possible[] = { "--cpus=2,8", "--possible-cpus=8", NULL };
 	static const char *const sixteen[] = {
 		"--cpus=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,64", NULL,
 	};
@@ -121,6 +122,13 @@ static void test_cpu_lists(void)
 	parse(&v, &msg, icount);
 	free(msg);
 	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "no --cpus under icount: 1");
+	CHECK(parse(&v, &msg, possible) == 3 && v.vm.possible == 8 &&
+	      !vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 2,
+	      "--possible-cpus=8 above every point of --cpus=2,8");
+	free(msg);
+	parse(&v, &msg, none);
+	free(msg);
+	CHECK(v.vm.possible == 0, "no --possible-cpus: as many as online (0)");
 	CHECK(vm_mem_mb(&v.vm, 2) == 512 && vm_mem_mb(&v.vm, 8) == 512 &&
 	      vm_mem_mb(&v.vm, 16) == 1024 && vm_mem_mb(&v.vm, 64) == 4096,
 	      "memory: 512 MB, or 64 per vCPU when more");
@@ -160,6 +168,8 @@ static void test_refusals(void)
 {
 	static const char *const odd[] = { "--cpus=2,3", "--numa=2", NULL };
 	static const char *const icount[] = { "--cpus=1,2", "--accel=icount", NULL };
+	static const char *const below[] = { "--cpus=2,8", "--possible-cpus=4", NULL };
+	static const char *const numa[] = { "--possible-cpus=8", "--numa=2", NULL };
 
 	REFUSED("demo: --cpus=65: expected 1 to 64, or a comma-separated list of up to 16 such",
 		"--cpus=65");
@@ -182,6 +192,11 @@ static void test_refusals(void)
 		     "(give --cpus multiples of 2)\n", odd);
 	resolve_says("slabbench: --accel=icount runs one vCPU only (under icount a second one "
 		     "never comes up); drop --cpus or use --cpus=1\n", icount);
+	resolve_says("slabbench: run: --possible-cpus=4 is below --cpus=8 (possible CPUs include "
+		     "the online ones)\n", below);
+	resolve_says("slabbench: run: --possible-cpus with --numa=2: the hot-pluggable CPUs would "
+		     "need nodes of their own; use one node\n", numa);
+	REFUSED("demo: --possible-cpus=65: expected 1 to 64", "--possible-cpus=65");
 	REFUSED("demo: --mem=64: expected 128 to 65536 (MB)", "--mem=64");
 	REFUSED("demo: --n=11: expected 1 to 10 (things)", "--n=11");
 	REFUSED("demo: --accel=xen: expected auto, kvm, tcg, icount or cost", "--accel=xen");
@@ -228,21 +243,25 @@ static void test_usage(void)
 		  "\n"
 		  "Demonstrates the table.\n"
 		  "\n"
-		  "      --boots=N       boots per variant (1 to 100, default 5)\n"
-		  "      --accel=ACCEL   auto tries KVM and falls back to TCG\n"
-		  "                      (auto, kvm, tcg, icount or cost, default tcg)\n"
-		  "      --cpus=N        guest CPUs (1 to 64, default: 2; 1 with icount)\n"
-		  "      --numa=N        guest NUMA nodes, each with an even share\n"
-		  "                      of the CPUs and the memory (1 to 4, default 1)\n"
-		  "      --mem=MB        guest memory\n"
-		  "                      (128 to 65536, default: 512, or 64 per vCPU if more)\n"
-		  "      --cmdline=ARGS  extra kernel parameters, e.g. slub_debug=FZPU\n"
-		  "      --timeout=S     hard limit per boot; the default times N/8 for\n"
-		  "                      N vCPUs over 8 (1 to 86400, default 120)\n"
-		  "      --caches=LIST   --accel=cost: the simulated caches, e.g.\n"
-		  "                      l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"
-		  "                      (SIZE/WAYS/LINE; Zen 4's for those not given;\n"
-		  "                      docs/cost-model.md)\n",
+		  "      --boots=N          boots per variant (1 to 100, default 5)\n"
+		  "      --accel=ACCEL      auto tries KVM and falls back to TCG\n"
+		  "                         (auto, kvm, tcg, icount or cost, default tcg)\n"
+		  "      --cpus=N           guest CPUs (1 to 64, default: 2; 1 with icount)\n"
+		  "      --numa=N           guest NUMA nodes, each with an even share\n"
+		  "                         of the CPUs and the memory (1 to 4, default 1)\n"
+		  "      --possible-cpus=N  possible CPUs: --cpus come up, the rest\n"
+		  "                         are hot-pluggable, as on most hosts\n"
+		  "                         (per-CPU memory is sized by them)\n"
+		  "                         (1 to 64, default: as many as --cpus)\n"
+		  "      --mem=MB           guest memory\n"
+		  "                         (128 to 65536, default: 512, or 64 per vCPU if more)\n"
+		  "      --cmdline=ARGS     extra kernel parameters, e.g. slub_debug=FZPU\n"
+		  "      --timeout=S        hard limit per boot; the default times N/8 for\n"
+		  "                         N vCPUs over 8 (1 to 86400, default 120)\n"
+		  "      --caches=LIST      --accel=cost: the simulated caches, e.g.\n"
+		  "                         l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"
+		  "                         (SIZE/WAYS/LINE; Zen 4's for those not given;\n"
+		  "                         docs/cost-model.md)\n",
 		  "the help comes from the table, with bounds and defaults");
 	free(text);
 }

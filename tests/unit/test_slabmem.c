@@ -18,7 +18,9 @@ static void test_slub_figures(void)
 	CHECK(slabmem_of(census, &m) == 0, "figures: a SLUB census has them");
 	CHECK_NEAR(m.slab, 49 * 4096.0, 0, "figures: Slab is (pages + kmalloc_large_pages) pages");
 	CHECK_NEAR(m.slab_percpu, 49 * 4096.0 + 102 * 4096.0, 0, "figures: Slab + Percpu");
-	CHECK_NEAR(m.part[SM_LIVE], 1000 * 64 + 100 * 700, 0, "figures: live bytes");
+	/* The fixture's structures are in no cache of its own: out of live bytes, no padding. */
+	CHECK_NEAR(m.part[SM_LIVE], 1000 * 64 + 100 * 700 - 2 * (256 + 64), 0,
+		   "figures: live bytes, without the allocator's structures");
 	CHECK_NEAR(m.part[SM_PADDING], 100 * 4, 0, "figures: padding, live * (size - object_size)");
 	CHECK_NEAR(m.part[SM_FREE_CPU], 10 * 64 + 2 * 704, 0, "figures: free in CPU slabs, by size");
 	CHECK_NEAR(m.part[SM_FREE_CPU_PARTIAL], 20 * 64, 0, "figures: free in per-CPU partials");
@@ -28,10 +30,10 @@ static void test_slub_figures(void)
 		   "figures: SLAB's places are absent, so 0");
 	CHECK_NEAR(m.part[SM_TAIL], 21 * 4096 - 105 * 704, 0, "figures: slab tails");
 	CHECK_NEAR(m.part[SM_PERCPU], 2 * 48, 0, "figures: the caches' per-CPU structures");
-	CHECK_NEAR(m.overhead, 39 * 4096 - (1000 * 64 + 100 * 700) + 2 * 48, 0,
-		   "figures: overhead = pages * page_size - live_bytes + struct_percpu");
-	CHECK_NEAR(m.overhead, 25840, 0, "figures: 25840 bytes beyond live objects");
-	CHECK_NEAR(m.structs, 2 * (256 + 64), 0, "figures: kmem_cache and kmem_cache_node");
+	CHECK_NEAR(m.part[SM_STRUCTS], 2 * (256 + 64), 0, "figures: kmem_cache and kmem_cache_node");
+	CHECK_NEAR(m.overhead, 39 * 4096 - (1000 * 64 + 100 * 700) + 2 * (256 + 64) + 2 * 48, 0,
+		   "figures: overhead = pages * page_size - live_bytes + structures + struct_percpu");
+	CHECK_NEAR(m.overhead, 26480, 0, "figures: 26480 bytes beyond live objects");
 	CHECK(m.caches == 2, "figures: two cache records");
 	cJSON_Delete(census);
 }
@@ -53,6 +55,90 @@ static void test_slab_numa(void)
 	CHECK_NEAR(sum - m.part[SM_PERCPU], census_total(census, "pages") * 4096, 0,
 		   "figures: the parts but Percpu add up to the slab pages exactly");
 	cJSON_Delete(census);
+}
+
+/* A one-page order-0 slab of @name, @live of its slots in use and the rest on the node partial list. */
+static void own_cache(cJSON *caches, const char *name, int object_size, int size, int live,
+		      int struct_cache, int struct_node)
+{
+	cJSON *c = cJSON_CreateObject();
+	int objects = 4096 / size;
+
+	cJSON_AddStringToObject(c, "name", name);
+	cJSON_AddNumberToObject(c, "object_size", object_size);
+	cJSON_AddNumberToObject(c, "size", size);
+	cJSON_AddNumberToObject(c, "pages", 1);
+	cJSON_AddNumberToObject(c, "objects", objects);
+	cJSON_AddNumberToObject(c, "live", live);
+	cJSON_AddNumberToObject(c, "free_node_partial", objects - live);
+	cJSON_AddNumberToObject(c, "struct_cache", struct_cache);
+	cJSON_AddNumberToObject(c, "struct_node", struct_node);
+	cJSON_AddNumberToObject(c, "struct_percpu", 32);
+	cJSON_AddItemToArray(caches, c);
+}
+
+static cJSON *own_census(const char *allocator, int pages)
+{
+	cJSON *census = cJSON_CreateObject(), *total;
+
+	cJSON_AddStringToObject(census, "allocator", allocator);
+	cJSON_AddNumberToObject(census, "page_size", 4096);
+	cJSON_AddArrayToObject(census, "caches");
+	total = cJSON_AddObjectToObject(census, "total");
+	cJSON_AddNumberToObject(total, "pages", pages);
+	cJSON_AddNumberToObject(total, "percpu_pages", 1);
+	return census;
+}
+
+/*
+ * The allocator's own structures are live slab objects of the caches that
+ * hold them, and no caller's: they come out of live bytes, slot and
+ * padding alike, and are shown as a part of their own.
+ */
+static void test_own_structures(void)
+{
+	cJSON *slub = own_census("slub", 3), *slab = own_census("slab", 4);
+	cJSON *caches = cJSON_GetObjectItem(slub, "caches");
+	struct slabmem m;
+	double sum = 0;
+
+	/* SLUB: three caches, each a kmem_cache (200 B in 256) and a kmem_cache_node (40 in 64). */
+	own_cache(caches, "kmem_cache", 200, 256, 3, 256, 64);
+	own_cache(caches, "kmem_cache_node", 40, 64, 3, 256, 64);
+	own_cache(caches, "app", 100, 128, 10, 256, 64);
+	CHECK(slabmem_of(slub, &m) == 0, "own structures: SLUB figures");
+	CHECK_NEAR(m.part[SM_LIVE], 10 * 100, 0, "own structures: SLUB's live bytes are the caller's");
+	CHECK_NEAR(m.part[SM_PADDING], 10 * 28, 0,
+		   "own structures: SLUB's padding of kmem_cache slots is not the callers'");
+	CHECK_NEAR(m.part[SM_STRUCTS], 3 * 256 + 3 * 64, 0, "own structures: SLUB's, by their slots");
+	CHECK_NEAR(m.overhead, 3 * 4096 - 10 * 100 + 3 * 32, 0,
+		   "own structures: SLUB's are beyond live");
+	for (int p = 0; p < SM_NR_PARTS; p++)
+		sum += p == SM_PERCPU ? 0 : m.part[p];
+	CHECK_NEAR(sum, 3 * 4096, 0, "own structures: the parts still add up to SLUB's slab pages");
+
+	/*
+	 * SLAB: its kmem_cache's own struct is static; every cache's
+	 * kmem_cache_node (kmalloc-128) and shared array (kmalloc-1k) are
+	 * kmalloc'd, beside 5 and 2 callers' objects.
+	 */
+	caches = cJSON_GetObjectItem(slab, "caches");
+	own_cache(caches, "kmem_cache", 200, 256, 3, 0, 128 + 1024);
+	own_cache(caches, "kmalloc-128", 128, 128, 4 + 5, 256, 128 + 1024);
+	own_cache(caches, "kmalloc-1k", 1024, 1024, 4 + 2, 256, 128 + 1024);
+	own_cache(caches, "app", 100, 128, 10, 256, 128 + 1024);
+	CHECK(slabmem_of(slab, &m) == 0, "own structures: SLAB figures");
+	CHECK_NEAR(m.part[SM_LIVE], 5 * 128 + 2 * 1024 + 10 * 100, 0,
+		   "own structures: SLAB's live bytes are the callers', kmalloc'd arrays apart");
+	CHECK_NEAR(m.part[SM_PADDING], 10 * 28, 0, "own structures: SLAB's padding");
+	CHECK_NEAR(m.part[SM_STRUCTS], 3 * 256 + 4 * (128 + 1024), 0,
+		   "own structures: SLAB's kmem_cache, kmem_cache_node and shared arrays");
+	sum = 0;
+	for (int p = 0; p < SM_NR_PARTS; p++)
+		sum += p == SM_PERCPU ? 0 : m.part[p];
+	CHECK_NEAR(sum, 4 * 4096, 0, "own structures: the parts still add up to SLAB's slab pages");
+	cJSON_Delete(slub);
+	cJSON_Delete(slab);
 }
 
 static void test_slob_and_broken(void)
@@ -91,6 +177,24 @@ static void test_phase(void)
 		  "phase: the one asked for");
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
+}
+
+/* Possible CPUs above the online ones make a guest shape of their own. */
+static void test_points_possible(void)
+{
+	const struct fixture f = { "slub", "SLUB", 2, 1, 1, NULL, 0, false };
+	cJSON *docs[] = { fixture_doc(&f), fixture_doc(&f), fixture_doc(&f) };
+	struct slabmem_point *p;
+	int n;
+
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[1], "vm"), "possible_cpus", 8);
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[2], "vm"), "possible_cpus", 2);
+	n = slabmem_points((const cJSON *const *)docs, 3, "after", &p);
+	CHECK(n == 2 && p[0].possible == 2 && p[0].nr_boots == 2 && p[1].possible == 8 &&
+	      p[1].cpus == 2, "points: 8 possible CPUs apart; 2 recorded, or none, as many as online");
+	slabmem_points_free(p, n);
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(docs[i]);
 }
 
 static void test_points(void)
@@ -134,8 +238,10 @@ int main(void)
 {
 	test_slub_figures();
 	test_slab_numa();
+	test_own_structures();
 	test_slob_and_broken();
 	test_phase();
 	test_points();
+	test_points_possible();
 	return check_done();
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* QEMU's command line: NUMA nodes, single-threaded TCG for guests wider than the host. */
+/* QEMU's command line: NUMA nodes, possible CPUs, single-threaded TCG for guests wider than the host. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "strbuf.h"
@@ -60,6 +60,22 @@ static void test_numa(void)
 	}
 }
 
+/* --possible-cpus: QEMU lists the CPUs above the online ones as hot-pluggable. */
+static void test_possible(void)
+{
+	struct vm_config c = { .kernel = "k", .initrd = "i", .cpus = 2, .possible_cpus = 8,
+			       .mem_mb = 512 };
+	char *cmd = command(&c, "tcg");
+
+	CHECK(strstr(cmd, " -smp 2,maxcpus=8 -m 512 ") != NULL,
+	      "--possible-cpus=8 --cpus=2: two started, eight possible");
+	free(cmd);
+	c.possible_cpus = 2;
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, " -smp 2 -m 512 ") != NULL, "as many possible as online: no maxcpus");
+	free(cmd);
+}
+
 static void test_threads(void)
 {
 	long host = sysconf(_SC_NPROCESSORS_ONLN);
@@ -116,6 +132,7 @@ static void test_cost(void)
 int main(void)
 {
 	test_numa();
+	test_possible();
 	test_threads();
 	test_cost();
 	return check_done();

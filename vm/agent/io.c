@@ -207,20 +207,49 @@ char *capture(char *const argv[], size_t *len)
 	return out;
 }
 
+/*
+ * The parameters the kernel command line gives module @name as
+ * NAME.PARAM=VALUE, blank-separated: the kernel applies those to built-in
+ * code only, and leaves them to modprobe for a module.
+ */
+static char *cmdline_params(const char *name)
+{
+	size_t n = strlen(name), used = 0, len;
+	char *cmdline = read_path("/proc/cmdline", &len), *tok, *save = NULL;
+	char *out = calloc(1, cmdline ? strlen(cmdline) + 1 : 1);
+
+	if (!out) {
+		free(cmdline);
+		return NULL;
+	}
+	for (tok = cmdline ? strtok_r(cmdline, " \n", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \n", &save))
+		if (!strncmp(tok, name, n) && tok[n] == '.' && tok[n + 1])
+			used += sprintf(out + used, "%s%s", used ? " " : "", tok + n + 1);
+	free(cmdline);
+	return out;
+}
+
 int load_module(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char name[64], *params;
+	int ret, err;
 
 	if (fd < 0) {
 		say("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	ret = syscall(SYS_finit_module, fd, "", 0);
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	params = cmdline_params(name);
+	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	err = errno;
+	free(params);
 	close(fd);
-	if (ret && errno != EEXIST)
-		say("loading %s: %s", path, strerror(errno));
-	return ret && errno != EEXIST ? -1 : 0;
+	if (ret && err != EEXIST)
+		say("loading %s: %s", path, strerror(err));
+	return ret && err != EEXIST ? -1 : 0;
 }
 
 double meminfo_kb(const char *field)
