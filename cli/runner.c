@@ -501,6 +501,7 @@ static int run_boot(const struct variant_run *v, int index, int order)
 		else
 			cJSON_AddNullToObject(vm, "tcg_thread");
 		cJSON_AddStringToObject(vm, "qemu", r.qemu_version);
+		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(r.accel));
 	}
 	cJSON_AddStringToObject(boot, "accel", r.accel);
 	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r.status));

@@ -124,6 +124,8 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v);
 long vm_mem_mb(const struct vm_opts *v, long cpus);
 /* The time limit of a boot of @cpus vCPUs: --timeout, else @base scaled as above. */
 double vm_timeout_s(const struct vm_opts *v, double base, long cpus);
+/* QEMU's -cpu under @accel (kvm, tcg, icount or cost); results record it. */
+const char *vm_cpu_model(const char *accel);
 /*
  * QEMU's command line for @c under @accel (kvm, tcg or icount), with the
  * console and results channel in the files named; NULL-terminated, free
