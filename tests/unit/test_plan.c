@@ -28,6 +28,7 @@ static void test_verbs(void)
 	plan_wait(p, 30);
 	plan_reload(p, 20, "test=fastpath iters=100000 repeats=1");
 	plan_fuzz(p, 10000, 1);
+	plan_userspace(p, PLAN_USERSPACE);
 	CHECK_STR(plan_text(p),
 		  "file info /sys/kernel/debug/slabbench/info\n"
 		  "write /sys/kernel/debug/slabbench/run release\n"
@@ -38,7 +39,8 @@ static void test_verbs(void)
 		  "cmd uptime\n"
 		  "wait 30\n"
 		  "reload 20 test=fastpath iters=100000 repeats=1\n"
-		  "fuzz 10000 1\n",
+		  "fuzz 10000 1\n"
+		  "userspace userspace\n",
 		  "each verb writes its one line, in order");
 	plan_free(p);
 }

@@ -8,7 +8,9 @@
 
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_valid(void)
 {
@@ -25,6 +27,16 @@ static void test_valid(void)
 	CHECK_STR(w.tests[1].spec, "test=fastpath api=kmalloc", "spec with a word");
 	CHECK_STR(w.tests[2].spec, "test=fastpath", "spec without params");
 	CHECK_NEAR(w.timeout_s, 120, 0, "timeout_s read");
+	CHECK(!w.boot_userspace, "no boot_userspace key: the agent alone before the after-boot snapshot");
+	workload_free(&w);
+
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"boot_userspace\":true,"
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && w.boot_userspace,
+	      "boot_userspace true is read");
+	workload_free(&w);
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"boot_userspace\":false,"
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && !w.boot_userspace,
+	      "boot_userspace false is read");
 	workload_free(&w);
 
 	CHECK(workload_parse("w.json", text, 9, &w) == 0, "parses with --repeat");
@@ -49,6 +61,8 @@ static void test_invalid(void)
 		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"test\":\"x\"}}]}",
 		"{\"name\":\"q\",\"timeout_s\":0,\"tests\":[{\"test\":\"fastpath\"}]}",
 		"{\"name\":\"q\",\"tests\":[7]}",
+		"{\"name\":\"q\",\"boot_userspace\":1,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"boot_userspace\":\"yes\",\"tests\":[{\"test\":\"fastpath\"}]}",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -283,6 +283,15 @@ static int verb_fuzz(char *args)
 	return fuzz_test(n, seed);
 }
 
+static int verb_userspace(char *args)
+{
+	char *argv[MAX_WORDS];
+
+	if (split(args, argv, MAX_WORDS) != 1)
+		return PLAN_BAD;
+	return userspace_run(argv[0]);
+}
+
 static int verb_profile(const char *index, char *args);
 
 /*
@@ -307,6 +316,7 @@ static const struct verb {
 	{ SB_VERB_WAIT, NULL, verb_wait, false },
 	{ SB_VERB_RELOAD, NULL, verb_reload, false },
 	{ SB_VERB_FUZZ, NULL, verb_fuzz, false },
+	{ SB_VERB_USERSPACE, NULL, verb_userspace, false },
 };
 
 /*
