@@ -77,14 +77,21 @@ static void test_shipped(void)
 {
 	static const char *const names[] = {
 		"quick", "default", "overhead", "scaling", "remote", "macro", "memory", "churn",
-		"kernel",
+		"kernel", "memcg",
 	};
+	/* The memory workloads' after-boot snapshot follows user space on every CPU. */
+	static const char *const memory[] = { "memory", "churn", "kernel", "memcg" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *path = workload_resolve(names[i]);
+		bool expect = false;
 		struct workload w;
 
+		for (size_t k = 0; k < sizeof(memory) / sizeof(memory[0]); k++)
+			expect |= !strcmp(memory[k], names[i]);
 		CHECK(workload_load(path, 0, &w) == 0, "workloads/%s.json loads", names[i]);
+		CHECK(w.boot_userspace == expect, "workloads/%s.json: boot_userspace %s", names[i],
+		      expect ? "true" : "false or absent");
 		workload_free(&w);
 		free(path);
 	}
@@ -137,6 +144,24 @@ static void test_catalogue(void)
 	      "--repeat beyond the bound of repeats is refused");
 }
 
+/* @tests checked against the macro workloads' catalogue, as the runner does. */
+static int check_macro(const char *tests)
+{
+	cJSON *cat = cJSON_CreateArray();
+	char *text = xasprintf("{\"name\":\"w\",\"tests\":[%s]}", tests);
+	struct workload w;
+	int ret = workload_parse("w.json", text, 0, &w);
+
+	macro_catalogue(cat);
+	if (!ret) {
+		ret = workload_check(&w, cat);
+		workload_free(&w);
+	}
+	free(text);
+	cJSON_Delete(cat);
+	return ret;
+}
+
 /* What the agent takes on trust from the table it shares with the host. */
 static void test_macro_table(void)
 {
@@ -145,6 +170,17 @@ static void test_macro_table(void)
 	CHECK_STR(spec, "test=hackbench loops=7 groups=10 mode=process ipc=socket repeats=5",
 		  "macro_spec appends the table's defaults");
 	free(spec);
+	spec = macro_spec("test=memcg groups=2 hold=1");
+	CHECK_STR(spec, "test=memcg groups=2 hold=1 files=1000 sockets=100 pipes=100",
+		  "memcg: the table's defaults for the rest");
+	free(spec);
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"groups\":8,\"hold\":1},"
+			  "\"census\":[\"0s\",\"shrink\"]}") == 0,
+	      "memcg with hold=1 takes census phases and passes the macro catalogue");
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"groups\":65}}") == -1,
+	      "memcg: more groups than the agent keeps tasks for is refused");
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"pipes\":1001}}") == -1,
+	      "memcg: more pipes than the descriptor bound is refused");
 	for (int i = 0; i < MACRO_NR; i++) {
 		const struct macro_workload *m = &macro_workloads[i];
 		int n = 0, bounded = 1;

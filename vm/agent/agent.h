@@ -67,6 +67,8 @@ int userspace_run(const char *name);
  * is split in place), and sends a result frame shaped like the module's, or an error frame.
  */
 int macro_run(const char *index, char *spec);
+/* macro.c: ends what a macro run with hold=1 keeps (the plan's release). */
+void macro_release(void);
 
 /*
  * profile.c: runs @verb on @spec under a system-wide "perf record" and

@@ -152,6 +152,9 @@ static int verb_write(char *args)
 
 	if (split(args, argv, MAX_WORDS) != 2)
 		return PLAN_BAD;
+	/* Releasing what the last test held: a macro's as well as the module's. */
+	if (!strcmp(argv[0], SB_PATH_RUN) && !strcmp(argv[1], SB_SPEC_RELEASE))
+		macro_release();
 	return write_value(argv[0], argv[1]);
 }
 
