@@ -274,6 +274,46 @@ static void test_config_family(void)
 	cJSON_Delete(docs[1]);
 }
 
+/* What ran before the after-boot snapshot, and the CPU model, per side. */
+static void test_userspace(void)
+{
+	static const char *const p[] = { "alone.json", "userspace.json" };
+	const double a[] = { 100, 101, 99, 100, 100 };
+	cJSON *docs[] = { two_metrics("slab", a, a, 5), two_metrics("slub", a, a, 5) };
+	struct comparison c;
+	char *text;
+
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "userspace: the runs compare");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(!strstr(text, "QEMU -cpu"), "userspace: results that record neither show neither");
+	free(text);
+	compare_free(&c);
+	for (int r = 0; r < 2; r++) {
+		cJSON *boot = cJSON_CreateObject(), *us;
+
+		cJSON_AddStringToObject(cJSON_GetObjectItem(docs[r], "vm"), "cpu_model", "max");
+		cJSON_AddItemToArray(cJSON_GetObjectItem(docs[r], "boots"), boot);
+		if (!r)
+			continue;
+		us = cJSON_AddObjectToObject(boot, "userspace");
+		cJSON_AddNumberToObject(us, "cpus_online", 8);
+		cJSON_AddNumberToObject(us, "cpus_ran", 8);
+		cJSON_AddItemToObject(us, "commands", cJSON_CreateStringArray(p, 2));
+	}
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "userspace: the runs compare");
+	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "boot QEMU -cpu max; no user space before the after-boot snapshot") &&
+	      says(text, "new boot QEMU -cpu max; before the after-boot snapshot, 2 busybox "
+		   "commands (fork, exec) pinned to each of 8 of 8 vCPUs in turn"),
+	      "userspace: each side says what ran before its after-boot snapshot");
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 static bool says(const char *text, const char *want)
 {
 	char *flat = xstrdup(text ? text : "");
@@ -399,6 +439,7 @@ static void test_census_sets(void)
 
 int main(void)
 {
+	test_userspace();
 	test_subject();
 	test_config_diff();
 	test_config_family();
