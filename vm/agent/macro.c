@@ -392,7 +392,8 @@ static void __attribute__((noreturn)) memcg_task(const struct spec *s, int g, in
 	for (long i = 0; i < s->num[MEMCG_PIPES]; i++)
 		if (pipe2(fds, O_CLOEXEC))
 			_exit(1);
-	if (write(ready, &c, 1) != 1)
+	/* Closed, so that the agent sees EOF once every task wrote or died. */
+	if (write(ready, &c, 1) != 1 || close(ready))
 		_exit(1);
 	while (read(hold, &c, 1) < 0 && errno == EINTR)
 		;
