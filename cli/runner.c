@@ -378,6 +378,7 @@ int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool pe
 		return -1;
 	rg->stage.vm.accel = rg->vm->accel;
 	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
+	rg->stage.vm.cpu_model = rg->vm->cpu_model;
 	rg->stage.vm.cpus = rg->vm->cpus;
 	rg->stage.vm.numa_nodes = rg->vm->numa;
 	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
@@ -503,7 +504,7 @@ static int run_boot(const struct variant_run *v, int index, int order)
 		else
 			cJSON_AddNullToObject(vm, "tcg_thread");
 		cJSON_AddStringToObject(vm, "qemu", r.qemu_version);
-		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(r.accel));
+		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(v->rg.vm->cpu_model, r.accel));
 	}
 	cJSON_AddStringToObject(boot, "accel", r.accel);
 	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r.status));
