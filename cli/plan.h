@@ -47,7 +47,7 @@ void plan_profile(struct plan *p, const char *verb, const char *spec);
 void plan_cmd(struct plan *p, const char *name, ...) __attribute__((sentinel));
 /* Attributes of every entry of directory @dir, as one file frame; NULL-ended. */
 void plan_attrs(struct plan *p, const char *name, const char *dir, ...) __attribute__((sentinel));
-/* Sleeps until @seconds after the last run, macro or profile line ended. */
+/* Sleeps until @seconds after the last run, macro, profile or userspace line ended. */
 void plan_wait(struct plan *p, long seconds);
 void plan_reload(struct plan *p, long n, const char *spec);
 void plan_fuzz(struct plan *p, long n, long seed);

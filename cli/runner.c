@@ -137,6 +137,8 @@ struct plan *runner_plan(const struct workload *w, const bool *profiled, bool gu
 	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
 	if (w->boot_userspace)
 		plan_userspace(p, PLAN_USERSPACE);
+	if (w->after_boot_s)
+		plan_wait(p, w->after_boot_s);
 	plan_snapshots(p, "before", slub_sysfs);
 	if (guest_config)
 		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);

@@ -32,6 +32,8 @@ struct workload {
 	double timeout_s;
 	/* A boot-like user space on every CPU before the after-boot snapshot. */
 	bool boot_userspace;
+	/* Seconds from that user space (or the plan's start) to the snapshot. */
+	long after_boot_s;
 };
 
 /*

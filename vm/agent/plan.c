@@ -290,9 +290,14 @@ static int verb_userspace(char *args)
 {
 	char *argv[MAX_WORDS];
 
+	int ret;
+
 	if (split(args, argv, MAX_WORDS) != 1)
 		return PLAN_BAD;
-	return userspace_run(argv[0]);
+	ret = userspace_run(argv[0]);
+	/* A wait after it counts from its end: the system has been idle since. */
+	clock_gettime(CLOCK_MONOTONIC, &last_result);
+	return ret;
 }
 
 static int verb_profile(const char *index, char *args);

@@ -79,8 +79,9 @@
  *                      "E ATTR=V ..." with V the first word of DIR/E/ATTR
  *                      (an ATTR that E lacks is left out); sent as file
  *                      NAME (missing if DIR is absent)
- *   wait SECONDS       sleep until SECONDS after the last run, macro or
- *                      profile line ended (the plan's start if none)
+ *   wait SECONDS       sleep until SECONDS after the last run, macro,
+ *                      profile or userspace line ended (the plan's start
+ *                      if none)
  *   reload N SPEC      unload attempt during SPEC, then N unload and load
  *                      cycles; the outcome as KTAP in file "reload"
  *   fuzz N SEED        N generated specs, then hostile ones; the outcome
