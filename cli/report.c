@@ -519,14 +519,21 @@ static void guest_userspace(struct strbuf *b, const cJSON *const *docs)
 	}
 	if (!strcmp(model[0], "?") && !strcmp(model[1], "?") && !us[0] && !us[1])
 		return;
-	for (int r = 0; r < 2; r++)
+	for (int r = 0; r < 2; r++) {
+		double idle = json_num_at(docs[r], "workload.after_boot_s");
+		char wait[48] = "";
+
+		if (idle > 0)
+			snprintf(wait, sizeof(wait), ", then %.0f s idle", idle);
 		v[r] = us[r] ? xasprintf("QEMU -cpu %s; before the after-boot snapshot, %d busybox "
 					 "commands (fork, exec) pinned to each of %.0f of %.0f vCPUs "
-					 "in turn", model[r],
+					 "in turn%s", model[r],
 					 cJSON_GetArraySize(json_at(us[r], "commands")),
-					 json_num_at(us[r], "cpus_ran"), json_num_at(us[r], "cpus_online")) :
+					 json_num_at(us[r], "cpus_ran"), json_num_at(us[r], "cpus_online"),
+					 wait) :
 			       xasprintf("QEMU -cpu %s; no user space before the after-boot snapshot "
-					 "(the agent alone, on one CPU)", model[r]);
+					 "(the agent alone, on one CPU)%s", model[r], wait);
+	}
 	field(b, "boot", v[0]);
 	if (strcmp(v[0], v[1]))
 		field(b, "new boot", v[1]);

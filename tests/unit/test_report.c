@@ -296,6 +296,7 @@ static void test_userspace(void)
 		cJSON_AddItemToArray(cJSON_GetObjectItem(docs[r], "boots"), boot);
 		if (!r)
 			continue;
+		cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[r], "workload"), "after_boot_s", 30);
 		us = cJSON_AddObjectToObject(boot, "userspace");
 		cJSON_AddNumberToObject(us, "cpus_online", 8);
 		cJSON_AddNumberToObject(us, "cpus_ran", 8);
@@ -306,7 +307,7 @@ static void test_userspace(void)
 	text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK(says(text, "boot QEMU -cpu max; no user space before the after-boot snapshot") &&
 	      says(text, "new boot QEMU -cpu max; before the after-boot snapshot, 2 busybox "
-		   "commands (fork, exec) pinned to each of 8 of 8 vCPUs in turn"),
+		   "commands (fork, exec) pinned to each of 8 of 8 vCPUs in turn, then 30 s idle"),
 	      "userspace: each side says what ran before its after-boot snapshot");
 	free(text);
 	compare_free(&c);
