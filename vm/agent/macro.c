@@ -331,7 +331,8 @@ static struct {
 /* The word @word in @path's text (blank-separated), as cgroup.controllers lists them. */
 static bool file_has_word(const char *path, const char *word)
 {
-	char *text = read_path(path, NULL), *save = NULL;
+	size_t len;
+	char *text = read_path(path, &len), *save = NULL;
 	bool found = false;
 
 	for (char *w = text ? strtok_r(text, " \n", &save) : NULL; w && !found;
