@@ -4,7 +4,7 @@
 # user space runs on every vCPU before the after-boot snapshot (and not
 # when the workload says false); results record QEMU's CPU model; the
 # memcg workload is refused, with its reason in the results, on a kernel
-# without a memory controller.
+# without a memory controller, and charges the groups on Debian's kernel.
 . tests/e2e/lib.sh
 
 for us in true false; do
@@ -32,3 +32,21 @@ check "memcg: the refusal names the reason" \
 check "memcg: the partial results keep the refusal" \
 	jqt "$TMP/memcg.partial.json" '.status == "partial" and (.boots[0].error | test("memcg: refused"))'
 check "memcg: no figure was recorded" jqt "$TMP/memcg.partial.json" '.tests[0] | has("metrics") | not'
+
+# Debian's packaged kernel has MEMCG_KMEM (and no census): the groups are
+# charged, and each pipe's buffer array is a kmalloc-cg-1k object.
+cat >"$TMP/memcg-small.json" <<'JSON'
+{ "name": "memcg-small", "boot_userspace": true, "tests": [
+  { "test": "memcg", "params": { "groups": 3, "files": 100, "sockets": 10, "pipes": 50, "hold": 1 },
+    "census": ["0s"] } ] }
+JSON
+"$SB" run --boots=1 --alloc=debian --workload="$TMP/memcg-small.json" -o "$TMP/memcg-debian.json" \
+	>/dev/null 2>"$TMP/memcg-debian.err"
+check "memcg on Debian's kernel: the run completes" jqt "$TMP/memcg-debian.json" '.status == "complete"'
+[ -f "$TMP/memcg-debian.json" ] || tail -n 20 "$TMP/memcg-debian.err"
+check "memcg: slab was charged to the groups" \
+	jqt "$TMP/memcg-debian.json" '.tests[0].metrics.charged_slab_kb.samples[0] > 0'
+check "memcg: 150 pipes held, kmalloc-cg-1k grew to hold their 150 buffer arrays" \
+	jqt "$TMP/memcg-debian.json" '[.boots[0].snapshots | .before, ."t0.0s" | .slabinfo | split("\n")[]
+		| select(startswith("kmalloc-cg-1k ")) | split(" ") | map(select(. != ""))[2] | tonumber]
+		| .[1] >= 150 and .[1] > .[0]'
