@@ -100,6 +100,8 @@ static int save(const struct bisect *b)
 		cJSON_AddStringToObject(j, "cmdline", b->vm.cmdline);
 	if (b->vm.cost_geometry)
 		cJSON_AddStringToObject(j, "caches", b->vm.cost_geometry);
+	if (b->vm.cpu_model)
+		cJSON_AddStringToObject(j, "cpu_model", b->vm.cpu_model);
 	text = cJSON_Print(j);
 	ret = write_output(path, text);
 	free(text);
@@ -140,6 +142,7 @@ static int load(const char *dir, struct bisect *b, cJSON **j)
 	b->vm.timeout = (long)json_num_at(*j, "timeout");
 	b->vm.cmdline = cJSON_GetStringValue(json_at(*j, "cmdline"));
 	b->vm.cost_geometry = cJSON_GetStringValue(json_at(*j, "caches"));
+	b->vm.cpu_model = cJSON_GetStringValue(json_at(*j, "cpu_model"));
 	if (!*j || !strcmp(b->tree, "?") || !strcmp(b->metric, "?") || b->boots < 1) {
 		error("bisect: %s: not a bisection's options", path);
 		free(path);

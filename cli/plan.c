@@ -102,3 +102,8 @@ void plan_fuzz(struct plan *p, long n, long seed)
 {
 	sb_addf(&p->b, SB_VERB_FUZZ " %ld %ld\n", n, seed);
 }
+
+void plan_userspace(struct plan *p, const char *name)
+{
+	sb_addf(&p->b, SB_VERB_USERSPACE " %s\n", name);
+}

@@ -27,6 +27,8 @@
 #define PLAN_SLUB_SYSFS		"sysfs"
 #define PLAN_KTAP		"ktap"
 #define PLAN_KMEMLEAK		"kmemleak"
+/* What the boot-like user space ran (the userspace verb), before "before". */
+#define PLAN_USERSPACE		"userspace"
 
 struct plan;
 
@@ -45,9 +47,11 @@ void plan_profile(struct plan *p, const char *verb, const char *spec);
 void plan_cmd(struct plan *p, const char *name, ...) __attribute__((sentinel));
 /* Attributes of every entry of directory @dir, as one file frame; NULL-ended. */
 void plan_attrs(struct plan *p, const char *name, const char *dir, ...) __attribute__((sentinel));
-/* Sleeps until @seconds after the last run, macro or profile line ended. */
+/* Sleeps until @seconds after the last run, macro, profile or userspace line ended. */
 void plan_wait(struct plan *p, long seconds);
 void plan_reload(struct plan *p, long n, const char *spec);
 void plan_fuzz(struct plan *p, long n, long seed);
+/* A boot-like user space on every online CPU; what ran as file @name. */
+void plan_userspace(struct plan *p, const char *name);
 
 #endif

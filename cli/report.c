@@ -750,6 +750,45 @@ static const char *clock_kind(const struct run_id *run)
 	return "emulation (TCG): times are emulated";
 }
 
+/*
+ * What ran in each guest before its after-boot snapshot, and QEMU's CPU
+ * model (it sizes task_struct): both change the after-boot figures.
+ * Results from before either was recorded show neither.
+ */
+static void guest_userspace(struct strbuf *b, const cJSON *const *docs)
+{
+	const cJSON *us[2];
+	const char *model[2];
+	char *v[2];
+
+	for (int r = 0; r < 2; r++) {
+		us[r] = json_at(cJSON_GetArrayItem(json_at(docs[r], "boots"), 0), "userspace");
+		model[r] = json_str_at(docs[r], "vm.cpu_model");
+	}
+	if (!strcmp(model[0], "?") && !strcmp(model[1], "?") && !us[0] && !us[1])
+		return;
+	for (int r = 0; r < 2; r++) {
+		double idle = json_num_at(docs[r], "workload.after_boot_s");
+		char wait[48] = "";
+
+		if (idle > 0)
+			snprintf(wait, sizeof(wait), ", then %.0f s idle", idle);
+		v[r] = us[r] ? xasprintf("QEMU -cpu %s; before the after-boot snapshot, %d busybox "
+					 "commands (fork, exec) pinned to each of %.0f of %.0f vCPUs "
+					 "in turn%s", model[r],
+					 cJSON_GetArraySize(json_at(us[r], "commands")),
+					 json_num_at(us[r], "cpus_ran"), json_num_at(us[r], "cpus_online"),
+					 wait) :
+			       xasprintf("QEMU -cpu %s; no user space before the after-boot snapshot "
+					 "(the agent alone, on one CPU)%s", model[r], wait);
+	}
+	field(b, "boot", v[0]);
+	if (strcmp(v[0], v[1]))
+		field(b, "new boot", v[1]);
+	free(v[0]);
+	free(v[1]);
+}
+
 static void setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	char *v;
@@ -770,6 +809,7 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		field(b, r ? "new guest" : "base guest", v);
 		free(v);
 	}
+	guest_userspace(b, docs);
 	field(b, "clock", clock_kind(&c->runs[0]));
 	v = xasprintf("%d base, %d new, interleaved (A B A B); each boot is summarised by the "
 		      "median of its repeats and times are tested across boots", c->boots[0],

@@ -290,6 +290,29 @@ static int on_cmdline(const struct frame *f, void *ctx)
 	return 0;
 }
 
+/*
+ * What the boot-like user space ran, kept with the boot. It must have run
+ * on every CPU the guest was given: an after-boot snapshot of a guest
+ * whose user space missed CPUs is not the one the workload asked for.
+ */
+static int on_userspace(const struct frame *f, void *ctx)
+{
+	struct collect *c = ctx;
+	cJSON *o = cJSON_ParseWithLength(f->data, f->len);
+	double cpus = json_num_at(c->doc, "vm.cpus");
+	const cJSON *ran = cJSON_GetObjectItemCaseSensitive(o, "cpus_ran");
+
+	if (!cJSON_IsNumber(ran) || ran->valuedouble != cpus) {
+		c->why = xasprintf("%s: user space ran on %.0f of the guest's %.0f CPUs",
+				   PLAN_USERSPACE, cJSON_IsNumber(ran) ? ran->valuedouble : 0, cpus);
+		cJSON_Delete(o);
+		return -1;
+	}
+	cJSON_DeleteItemFromObject(c->boot, PLAN_USERSPACE);
+	cJSON_AddItemToObject(c->boot, PLAN_USERSPACE, o);
+	return 0;
+}
+
 static int on_held(const struct frame *f, void *ctx)
 {
 	struct collect *c = ctx;
@@ -390,6 +413,7 @@ static const struct frame_route result_routes[] = {
 	{ SB_FRAME_FILE, PLAN_INFO, on_guest_json },
 	{ SB_FRAME_FILE, PLAN_CATALOGUE, on_guest_json },
 	{ SB_FRAME_FILE, PLAN_CMDLINE, on_cmdline },
+	{ SB_FRAME_FILE, PLAN_USERSPACE, on_userspace },
 	{ SB_FRAME_FILE, PLAN_HELD "*", on_held },
 	{ SB_FRAME_MISSING, PLAN_HELD "*", on_held },
 	{ SB_FRAME_CMD, PLAN_CONFIG, on_config },

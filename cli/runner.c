@@ -137,6 +137,10 @@ struct plan *runner_plan(const struct workload *w, const bool *profiled, bool gu
 	plan_file(p, PLAN_INFO, SB_PATH_INFO);
 	plan_file(p, PLAN_CATALOGUE, SB_PATH_TESTS);
 	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
+	if (w->boot_userspace)
+		plan_userspace(p, PLAN_USERSPACE);
+	if (w->after_boot_s)
+		plan_wait(p, w->after_boot_s);
 	plan_snapshots(p, "before", slub_sysfs);
 	if (guest_config)
 		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
@@ -379,6 +383,7 @@ int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool pe
 		return -1;
 	rg->stage.vm.accel = rg->vm->accel;
 	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
+	rg->stage.vm.cpu_model = rg->vm->cpu_model;
 	rg->stage.vm.cpus = rg->vm->cpus;
 	rg->stage.vm.numa_nodes = rg->vm->numa;
 	rg->stage.vm.possible_cpus = rg->vm->possible;
@@ -608,6 +613,7 @@ static void boot_finish(void *ctx, int task, int slot)
 		else
 			cJSON_AddNullToObject(vm, "tcg_thread");
 		cJSON_AddStringToObject(vm, "qemu", r->qemu_version);
+		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(v->rg.vm->cpu_model, r->accel));
 	}
 	cJSON_AddStringToObject(boot, "accel", r->accel);
 	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r->status));

@@ -55,6 +55,10 @@ struct workload;
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
 		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
 	  .deftext = "the workload's, or 600" },				\
+	OPT_STRING(0, "cpu-model", &(v)->cpu_model, "M",			\
+		   "QEMU's -cpu M (e.g. Skylake-Server-v4,\n"			\
+		   "EPYC-Milan; default max, host under KVM):\n"		\
+		   "it sizes task_struct (the XSAVE area)"),			\
 	OPT_STRING(0, "caches", &(v)->cost_geometry, "LIST",		\
 		   "--accel=cost: the simulated caches, e.g.\n"			\
 		   "l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"			\

@@ -19,6 +19,7 @@ struct vm_opts {
 	long timeout;		/* s per boot; 0: the caller's default */
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
 	const char *cost_geometry;	/* --accel=cost: the plugin's cache options, may be NULL */
+	const char *cpu_model;	/* QEMU's -cpu; NULL: vm_cpu_model()'s default */
 };
 
 /*
@@ -59,6 +60,7 @@ struct vm_config {
 	const char *dir;	/* run directory: console log, channel file */
 	const char *accel;	/* auto, kvm, tcg, icount or cost */
 	const char *cost_geometry;	/* cost: "l1d=S/W/L,..." for the plugin, or NULL */
+	const char *cpu_model;	/* QEMU's -cpu; NULL: vm_cpu_model()'s default */
 	int cpus;
 	int numa_nodes;		/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
 	int possible_cpus;	/* above cpus: hot-pluggable CPUs QEMU lists but does not start */
@@ -129,6 +131,11 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v);
 long vm_mem_mb(const struct vm_opts *v, long cpus);
 /* The time limit of a boot of @cpus vCPUs: --timeout, else @base scaled as above. */
 double vm_timeout_s(const struct vm_opts *v, double base, long cpus);
+/*
+ * QEMU's -cpu under @accel (kvm, tcg, icount or cost): @requested
+ * (--cpu-model) if not NULL, else the default; results record it.
+ */
+const char *vm_cpu_model(const char *requested, const char *accel);
 /*
  * QEMU's command line for @c under @accel (kvm, tcg or icount), with the
  * console and results channel in the files named; NULL-terminated, free

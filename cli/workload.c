@@ -7,6 +7,10 @@
  *
  * A test that holds memory (params.hold = 1) may add census phases,
  * "census": ["0s", "5s", "30s", "shrink"] (docs/census.md).
+ * "boot_userspace": true runs a boot-like user space on every CPU before
+ * the after-boot snapshot (the agent's userspace verb); false, or no
+ * such key, takes the snapshot with the agent alone. "after_boot_s": N
+ * waits N seconds after that user space (or the plan's start) before it.
  *
  * Parameter values are non-negative integers or words (enum choices).
  * workload_parse() checks the shape, so that a malformed file fails before
@@ -168,7 +172,7 @@ static int parse_test(const char *path, int i, const cJSON *t, long repeat,
 int workload_parse(const char *path, const char *text, long repeat,
 		   struct workload *w)
 {
-	const cJSON *name, *tests, *timeout, *t, *k;
+	const cJSON *name, *tests, *timeout, *userspace, *settle, *t, *k;
 	int i = 0;
 
 	memset(w, 0, sizeof(*w));
@@ -187,7 +191,8 @@ int workload_parse(const char *path, const char *text, long repeat,
 	}
 	for (k = w->json->child; k; k = k->next) {
 		if (strcmp(k->string, "name") && strcmp(k->string, "description") &&
-		    strcmp(k->string, "tests") && strcmp(k->string, "timeout_s")) {
+		    strcmp(k->string, "tests") && strcmp(k->string, "timeout_s") &&
+		    strcmp(k->string, "boot_userspace") && strcmp(k->string, "after_boot_s")) {
 			error("%s: %s: unknown key", path, k->string);
 			goto fail;
 		}
@@ -195,6 +200,8 @@ int workload_parse(const char *path, const char *text, long repeat,
 	name = cJSON_GetObjectItemCaseSensitive(w->json, "name");
 	tests = cJSON_GetObjectItemCaseSensitive(w->json, "tests");
 	timeout = cJSON_GetObjectItemCaseSensitive(w->json, "timeout_s");
+	userspace = cJSON_GetObjectItemCaseSensitive(w->json, "boot_userspace");
+	settle = cJSON_GetObjectItemCaseSensitive(w->json, "after_boot_s");
 	if (!cJSON_IsString(name) || !is_word(name->valuestring)) {
 		error("%s: name: expected a word", path);
 		goto fail;
@@ -213,6 +220,19 @@ int workload_parse(const char *path, const char *text, long repeat,
 		}
 		w->timeout_s = timeout->valuedouble;
 	}
+	if (userspace && !cJSON_IsBool(userspace)) {
+		error("%s: boot_userspace: expected true or false", path);
+		goto fail;
+	}
+	w->boot_userspace = cJSON_IsTrue(userspace);
+	if (settle && (!cJSON_IsNumber(settle) || settle->valuedouble < 0 ||
+		       settle->valuedouble != floor(settle->valuedouble) ||
+		       settle->valuedouble >= w->timeout_s)) {
+		error("%s: after_boot_s: expected whole seconds below timeout_s (%.0f)", path,
+		      w->timeout_s);
+		goto fail;
+	}
+	w->after_boot_s = settle ? (long)settle->valuedouble : 0;
 	w->nr_tests = cJSON_GetArraySize(tests);
 	w->tests = xcalloc(w->nr_tests, sizeof(*w->tests));
 	cJSON_ArrayForEach(t, tests) {

@@ -30,6 +30,10 @@ struct workload {
 	struct workload_test *tests;
 	int nr_tests;
 	double timeout_s;
+	/* A boot-like user space on every CPU before the after-boot snapshot. */
+	bool boot_userspace;
+	/* Seconds from that user space (or the plan's start) to the snapshot. */
+	long after_boot_s;
 };
 
 /*

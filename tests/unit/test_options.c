@@ -129,6 +129,22 @@ static void test_cpu_lists(void)
 	parse(&v, &msg, none);
 	free(msg);
 	CHECK(v.vm.possible == 0, "no --possible-cpus: as many as online (0)");
+	{
+		static const char *const model[] = { "--cpu-model=Skylake-Server-v4", NULL };
+		static const char *const shell[] = { "--cpu-model=max,+avx", NULL };
+		static const char *const cost[] = { "--cpu-model=EPYC", "--accel=cost", NULL };
+
+		CHECK(parse(&v, &msg, model) == 2 && !vm_opts_resolve("demo", &v.vm) &&
+		      !strcmp(v.vm.cpu_model, "Skylake-Server-v4"), "--cpu-model: a model name");
+		free(msg);
+		parse(&v, &msg, shell);
+		free(msg);
+		CHECK(vm_opts_resolve("demo", &v.vm) == -1,
+		      "--cpu-model: features or other words are refused");
+		parse(&v, &msg, cost);
+		free(msg);
+		CHECK(vm_opts_resolve("demo", &v.vm) == -1, "--cpu-model with --accel=cost: refused");
+	}
 	CHECK(vm_mem_mb(&v.vm, 2) == 512 && vm_mem_mb(&v.vm, 8) == 512 &&
 	      vm_mem_mb(&v.vm, 16) == 1024 && vm_mem_mb(&v.vm, 64) == 4096,
 	      "memory: 512 MB, or 64 per vCPU when more");
@@ -258,6 +274,9 @@ static void test_usage(void)
 		  "      --cmdline=ARGS     extra kernel parameters, e.g. slub_debug=FZPU\n"
 		  "      --timeout=S        hard limit per boot; the default times N/8 for\n"
 		  "                         N vCPUs over 8 (1 to 86400, default 120)\n"
+		  "      --cpu-model=M      QEMU's -cpu M (e.g. Skylake-Server-v4,\n"
+		  "                         EPYC-Milan; default max, host under KVM):\n"
+		  "                         it sizes task_struct (the XSAVE area)\n"
 		  "      --caches=LIST      --accel=cost: the simulated caches, e.g.\n"
 		  "                         l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"
 		  "                         (SIZE/WAYS/LINE; Zen 4's for those not given;\n"

@@ -129,10 +129,37 @@ static void test_cost(void)
 		CHECK(vm_cost_geometry_check("g", bad[i]) == -1, "geometry '%s' refused", bad[i]);
 }
 
+/* The -cpu that results record as vm.cpu_model is the one QEMU is given. */
+static void test_cpu_model(void)
+{
+	static const char *const accels[] = { "kvm", "tcg", "icount", "cost" };
+	struct vm_config c = { .kernel = "k", .initrd = "i", .dir = "/run", .cpus = 1, .mem_mb = 512 };
+
+	char *cmd;
+
+	for (size_t i = 0; i < sizeof(accels) / sizeof(accels[0]); i++) {
+		cmd = command(&c, accels[i]);
+		char *want = xasprintf(" -cpu %s ", vm_cpu_model(NULL, accels[i]));
+
+		CHECK(strstr(cmd, want) && strstr(cmd, " -cpu ") == strstr(cmd, want),
+		      "%s: QEMU's one -cpu is vm_cpu_model's %s", accels[i], vm_cpu_model(NULL, accels[i]));
+		free(want);
+		free(cmd);
+	}
+	c.cpu_model = "EPYC-Milan";
+	cmd = command(&c, "tcg");
+	CHECK(strstr(cmd, " -cpu EPYC-Milan ") && !strstr(cmd, " -cpu max "),
+	      "--cpu-model: QEMU's -cpu is the one asked for");
+	free(cmd);
+	CHECK_STR(vm_cpu_model(NULL, "tcg"), "max", "TCG: -cpu max");
+	CHECK_STR(vm_cpu_model(NULL, "kvm"), "host", "KVM: -cpu host");
+}
+
 int main(void)
 {
 	test_numa();
 	test_possible();
+	test_cpu_model();
 	test_threads();
 	test_cost();
 	return check_done();

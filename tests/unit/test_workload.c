@@ -8,7 +8,9 @@
 
 #include "util.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_valid(void)
 {
@@ -25,6 +27,20 @@ static void test_valid(void)
 	CHECK_STR(w.tests[1].spec, "test=fastpath api=kmalloc", "spec with a word");
 	CHECK_STR(w.tests[2].spec, "test=fastpath", "spec without params");
 	CHECK_NEAR(w.timeout_s, 120, 0, "timeout_s read");
+	CHECK(!w.boot_userspace, "no boot_userspace key: the agent alone before the after-boot snapshot");
+	workload_free(&w);
+
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"boot_userspace\":true,"
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && w.boot_userspace,
+	      "boot_userspace true is read");
+	workload_free(&w);
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"after_boot_s\":30,"
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && w.after_boot_s == 30,
+	      "after_boot_s is read");
+	workload_free(&w);
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"boot_userspace\":false,"
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && !w.boot_userspace,
+	      "boot_userspace false is read");
 	workload_free(&w);
 
 	CHECK(workload_parse("w.json", text, 9, &w) == 0, "parses with --repeat");
@@ -49,6 +65,12 @@ static void test_invalid(void)
 		"{\"name\":\"q\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"test\":\"x\"}}]}",
 		"{\"name\":\"q\",\"timeout_s\":0,\"tests\":[{\"test\":\"fastpath\"}]}",
 		"{\"name\":\"q\",\"tests\":[7]}",
+		"{\"name\":\"q\",\"boot_userspace\":1,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"boot_userspace\":\"yes\",\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"after_boot_s\":-1,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"after_boot_s\":1.5,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"after_boot_s\":\"30s\",\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"timeout_s\":60,\"after_boot_s\":60,\"tests\":[{\"test\":\"fastpath\"}]}",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -63,14 +85,21 @@ static void test_shipped(void)
 {
 	static const char *const names[] = {
 		"quick", "default", "overhead", "scaling", "remote", "macro", "memory", "churn",
-		"kernel",
+		"kernel", "memcg",
 	};
+	/* The memory workloads' after-boot snapshot follows user space on every CPU. */
+	static const char *const memory[] = { "memory", "churn", "kernel", "memcg" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char *path = workload_resolve(names[i]);
+		bool expect = false;
 		struct workload w;
 
+		for (size_t k = 0; k < sizeof(memory) / sizeof(memory[0]); k++)
+			expect |= !strcmp(memory[k], names[i]);
 		CHECK(workload_load(path, 0, &w) == 0, "workloads/%s.json loads", names[i]);
+		CHECK(w.boot_userspace == expect, "workloads/%s.json: boot_userspace %s", names[i],
+		      expect ? "true" : "false or absent");
 		workload_free(&w);
 		free(path);
 	}
@@ -123,6 +152,24 @@ static void test_catalogue(void)
 	      "--repeat beyond the bound of repeats is refused");
 }
 
+/* @tests checked against the macro workloads' catalogue, as the runner does. */
+static int check_macro(const char *tests)
+{
+	cJSON *cat = cJSON_CreateArray();
+	char *text = xasprintf("{\"name\":\"w\",\"tests\":[%s]}", tests);
+	struct workload w;
+	int ret = workload_parse("w.json", text, 0, &w);
+
+	macro_catalogue(cat);
+	if (!ret) {
+		ret = workload_check(&w, cat);
+		workload_free(&w);
+	}
+	free(text);
+	cJSON_Delete(cat);
+	return ret;
+}
+
 /* What the agent takes on trust from the table it shares with the host. */
 static void test_macro_table(void)
 {
@@ -131,6 +178,17 @@ static void test_macro_table(void)
 	CHECK_STR(spec, "test=hackbench loops=7 groups=10 mode=process ipc=socket repeats=5",
 		  "macro_spec appends the table's defaults");
 	free(spec);
+	spec = macro_spec("test=memcg groups=2 hold=1");
+	CHECK_STR(spec, "test=memcg groups=2 hold=1 files=1000 sockets=100 pipes=100",
+		  "memcg: the table's defaults for the rest");
+	free(spec);
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"groups\":8,\"hold\":1},"
+			  "\"census\":[\"0s\",\"shrink\"]}") == 0,
+	      "memcg with hold=1 takes census phases and passes the macro catalogue");
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"groups\":65}}") == -1,
+	      "memcg: more groups than the agent keeps tasks for is refused");
+	CHECK(check_macro("{\"test\":\"memcg\",\"params\":{\"pipes\":1001}}") == -1,
+	      "memcg: more pipes than the descriptor bound is refused");
 	for (int i = 0; i < MACRO_NR; i++) {
 		const struct macro_workload *m = &macro_workloads[i];
 		int n = 0, bounded = 1;

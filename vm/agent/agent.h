@@ -56,11 +56,19 @@ int reload_test(long n, const char *spec);
 int fuzz_test(long n, uint64_t seed);
 
 /*
+ * userspace.c: a child pinned to each online CPU in turn forks and execs
+ * busybox commands; sends what ran as JSON in file frame @name.
+ */
+int userspace_run(const char *name);
+
+/*
  * macro.c: runs a macro workload, "test=NAME k=v ...", its parameters
  * checked against macro_table.c (a missing one takes its default; @spec
  * is split in place), and sends a result frame shaped like the module's, or an error frame.
  */
 int macro_run(const char *index, char *spec);
+/* macro.c: ends what a macro run with hold=1 keeps (the plan's release). */
+void macro_release(void);
 
 /*
  * profile.c: runs @verb on @spec under a system-wide "perf record" and

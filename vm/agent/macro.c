@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Plan verb macro: the userspace workloads of macro_table.c (hackbench,
- * a negative-dentry storm, socket or file churn), each reporting its own
+ * a negative-dentry storm, socket or file churn, memory cgroups), each reporting its own
  * figure per repeat and the slab caches that grew most over its run, in a
  * result frame shaped like the module's, so that results, compare, report
  * and plot take them as they take the module's tests.
@@ -17,8 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TOP_CACHES 5
@@ -312,12 +315,220 @@ static int churn(const struct spec *s, FILE *out, char *why, size_t whylen)
 	return 0;
 }
 
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+#define MEMCG_DIR	"/tmp/slabbench-memcg"
+
+/*
+ * What a memcg run with hold=1 keeps until macro_release(): its tasks
+ * (each blocked reading the pipe whose write end is hold_fd), and the
+ * files and groups they made.
+ */
+static struct {
+	pid_t pids[64];
+	int nr, hold_fd, groups;
+} held = { .hold_fd = -1 };
+
+/* The word @word in @path's text (blank-separated), as cgroup.controllers lists them. */
+static bool file_has_word(const char *path, const char *word)
+{
+	size_t len;
+	char *text = read_path(path, &len), *save = NULL;
+	bool found = false;
+
+	for (char *w = text ? strtok_r(text, " \n", &save) : NULL; w && !found;
+	     w = strtok_r(NULL, " \n", &save))
+		found = !strcmp(w, word);
+	free(text);
+	return found;
+}
+
+/* Field @key of group @g's memory.stat, in bytes; -1 if none. */
+static double memcg_stat(int g, const char *key)
+{
+	char path[96], line[128], name[64];
+	double v, bytes = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d/memory.stat", g);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lf", name, &v) == 2 && !strcmp(name, key))
+			bytes = v;
+	if (f)
+		fclose(f);
+	return bytes;
+}
+
+/*
+ * In group @g's task: into the group, then what a process of a loaded
+ * system holds in accounted kernel memory. Names longer than a dentry's
+ * inline name take an external one, a kmalloc-cg-* allocation. Writes a
+ * byte to @ready when done, then waits for EOF on @hold. Exits non-zero
+ * with nothing written if a step failed.
+ */
+static void __attribute__((noreturn)) memcg_task(const struct spec *s, int g, int ready,
+						  int hold)
+{
+	char path[160];
+	int fds[2];
+	char c = 0;
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d/cgroup.procs", g);
+	if (write_value(path, "0"))
+		_exit(1);
+	snprintf(path, sizeof(path), MEMCG_DIR "/%d", g);
+	if (mkdir(path, 0700))
+		_exit(1);
+	for (long i = 0; i < s->num[MEMCG_FILES]; i++) {
+		snprintf(path, sizeof(path),
+			 MEMCG_DIR "/%d/a-name-longer-than-a-dentry-keeps-inline-%07ld", g, i);
+		fds[0] = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		if (fds[0] < 0)
+			_exit(1);
+		close(fds[0]);
+	}
+	for (long i = 0; i < s->num[MEMCG_SOCKETS]; i++)
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds))
+			_exit(1);
+	for (long i = 0; i < s->num[MEMCG_PIPES]; i++)
+		if (pipe2(fds, O_CLOEXEC))
+			_exit(1);
+	/* Closed, so that the agent sees EOF once every task wrote or died. */
+	if (write(ready, &c, 1) != 1 || close(ready))
+		_exit(1);
+	while (read(hold, &c, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/* Ends what a memcg run holds: its tasks, then their files and groups. */
+void macro_release(void)
+{
+	char path[96];
+	int status;
+
+	if (held.hold_fd >= 0)
+		close(held.hold_fd);
+	held.hold_fd = -1;
+	for (int i = 0; i < held.nr; i++)
+		while (waitpid(held.pids[i], &status, 0) < 0 && errno == EINTR)
+			;
+	held.nr = 0;
+	for (int g = 0; g < held.groups; g++) {
+		char *argv[] = { "/bin/rm", "-rf", path, NULL };
+		size_t len;
+
+		snprintf(path, sizeof(path), MEMCG_DIR "/%d", g);
+		free(capture(argv, &len));
+		snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d", g);
+		if (rmdir(path))
+			say("memcg: rmdir %s: %s", path, strerror(errno));
+	}
+	held.groups = 0;
+}
+
+/*
+ * Memory cgroups: a task in each of @groups groups creates files and
+ * keeps sockets and pipes, so that the kernel charges their objects to
+ * the group (kmalloc-cg-*, SLAB_ACCOUNT caches, obj_cgroup). The figures
+ * are the groups' own: memory.stat's slab and percpu, summed. A kernel
+ * without the memory controller, or one that charged no slab to a
+ * group, is refused: nothing of what this measures would have run.
+ */
+static int memcg(const struct spec *s, FILE *out, char *why, size_t whylen)
+{
+	long groups = s->num[MEMCG_GROUPS];
+	double slab = 0, percpu = 0;
+	int ready[2], hold[2], ret = 0, got = 0;
+	struct rlimit fds;
+	char path[96], c;
+
+	if (held.groups)
+		macro_release();
+	mkdir(CGROUP_ROOT, 0755);
+	if (mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL) && errno != EBUSY) {
+		snprintf(why, whylen, "memcg: refused: this kernel has no cgroup v2 (mount: %s), "
+			 "so no memory controller (CONFIG_MEMCG_KMEM, which the small variants "
+			 "lack): nothing would be charged to a memcg; run a -distro variant",
+			 strerror(errno));
+		return -1;
+	}
+	if (!file_has_word(CGROUP_ROOT "/cgroup.controllers", "memory")) {
+		snprintf(why, whylen, "memcg: refused: this kernel has no memory controller "
+			 "(CONFIG_MEMCG not set, or cgroup_disable=memory): nothing would be "
+			 "charged to a memcg; run a -distro variant");
+		return -1;
+	}
+	if (write_value(CGROUP_ROOT "/cgroup.subtree_control", "+memory") ||
+	    (mkdir(MEMCG_DIR, 0700) && errno != EEXIST) || pipe2(ready, O_CLOEXEC) || pipe2(hold, O_CLOEXEC)) {
+		snprintf(why, whylen, "memcg: setting up: %s", strerror(errno));
+		return -1;
+	}
+	/* Two descriptors per socket pair and pipe, in each task. */
+	if (!getrlimit(RLIMIT_NOFILE, &fds)) {
+		fds.rlim_cur = fds.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &fds);
+	}
+	held.hold_fd = hold[1];
+	for (int g = 0; g < groups && !ret; g++) {
+		snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d", g);
+		ret = mkdir(path, 0755);
+		if (ret) {
+			snprintf(why, whylen, "memcg: mkdir %s: %s", path, strerror(errno));
+			break;
+		}
+		held.groups = g + 1;
+		held.pids[g] = fork();
+		if (!held.pids[g]) {
+			close(ready[0]);
+			close(hold[1]);
+			memcg_task(s, g, ready[1], hold[0]);
+		}
+		if (held.pids[g] < 0) {
+			snprintf(why, whylen, "memcg: fork: %s", strerror(errno));
+			ret = -1;
+		} else {
+			held.nr = g + 1;
+		}
+	}
+	close(ready[1]);
+	close(hold[0]);
+	/* Each task writes its byte, or exits and leaves EOF once all have. */
+	while (!ret && got < groups && read(ready[0], &c, 1) == 1)
+		got++;
+	close(ready[0]);
+	if (!ret && got < groups) {
+		snprintf(why, whylen, "memcg: %ld of %ld tasks failed to create their objects",
+			 groups - got, groups);
+		ret = -1;
+	}
+	for (int g = 0; g < groups && !ret; g++) {
+		double b = memcg_stat(g, "slab");
+
+		if (b <= 0) {
+			snprintf(why, whylen, "memcg: refused: group %d has no slab charged (kernel "
+				 "memory accounting off: cgroup.memory=nokmem?)", g);
+			ret = -1;
+		}
+		slab += b / 1024;
+		percpu += memcg_stat(g, "percpu") / 1024;
+	}
+	if (!ret) {
+		metric(out, true, "charged_slab_kb", "kB", true, &slab, 1);
+		metric(out, false, "charged_percpu_kb", "kB", true, &percpu, 1);
+	}
+	if (ret || !s->num[MEMCG_HOLD])
+		macro_release();
+	return ret;
+}
+
 /* Each workload of macro_table.c. */
 static int (*const macros[MACRO_NR])(const struct spec *s, FILE *out, char *why,
 				     size_t whylen) = {
 	[MACRO_HACKBENCH] = hackbench,
 	[MACRO_DENTRY] = dentry,
 	[MACRO_CHURN] = churn,
+	[MACRO_MEMCG] = memcg,
 };
 
 static void send_error(const char *index, const char *why)

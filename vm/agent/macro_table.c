@@ -55,6 +55,20 @@ static const struct macro_param churn_params[] = {
 	{ NULL },
 };
 
+static const struct macro_param memcg_params[] = {
+	[MEMCG_GROUPS] = { "groups", "memory cgroups (v2), one task in each",
+			   8, 1, 64, NULL },
+	[MEMCG_FILES] = { "files", "files each task creates on tmpfs (inode, dentry, external name)",
+			  1000, 0, 1000000, NULL },
+	[MEMCG_SOCKETS] = { "sockets", "AF_UNIX socket pairs each task opens and keeps",
+			    100, 0, MEMCG_MAX_FDS, NULL },
+	[MEMCG_PIPES] = { "pipes", "pipes each task opens and keeps",
+			  100, 0, MEMCG_MAX_FDS, NULL },
+	[MEMCG_HOLD] = { "hold", "1: the tasks, files and groups stay until release",
+			 0, 0, 1, NULL },
+	{ NULL },
+};
+
 const struct macro_workload macro_workloads[MACRO_NR] = {
 	[MACRO_HACKBENCH] = { "hackbench", "perf bench sched messaging (hackbench) in the guest: time per run",
 	  hackbench_params, true },
@@ -63,6 +77,10 @@ const struct macro_workload macro_workloads[MACRO_NR] = {
 	  dentry_params, false },
 	[MACRO_CHURN] = { "churn", "create and close sockets or files as fast as possible: ops/s",
 	  churn_params, false },
+	[MACRO_MEMCG] = { "memcg", "tasks in several memory cgroups create files, sockets and pipes, so "
+	  "that per-memcg kernel memory accounting runs (kmalloc-cg-*, accounted caches): the slab "
+	  "and percpu memory charged to the groups. Needs CONFIG_MEMCG_KMEM",
+	  memcg_params, false },
 };
 
 const struct macro_workload *macro_find(const char *name)

@@ -30,7 +30,7 @@ struct macro_workload {
 };
 
 /* The workloads, by their place in macro_workloads[]. */
-enum { MACRO_HACKBENCH, MACRO_DENTRY, MACRO_CHURN, MACRO_NR };
+enum { MACRO_HACKBENCH, MACRO_DENTRY, MACRO_CHURN, MACRO_MEMCG, MACRO_NR };
 
 /* Each workload's parameters, by their place in its params[]. */
 enum { HACKBENCH_GROUPS, HACKBENCH_LOOPS, HACKBENCH_MODE, HACKBENCH_IPC, HACKBENCH_REPEATS };
@@ -39,6 +39,9 @@ enum { HACKBENCH_SOCKET, HACKBENCH_PIPE };
 enum { DENTRY_NAMES, DENTRY_REPEATS };
 enum { CHURN_KIND, CHURN_COUNT, CHURN_REPEATS };
 enum { CHURN_SOCKET, CHURN_FILE };
+enum { MEMCG_GROUPS, MEMCG_FILES, MEMCG_SOCKETS, MEMCG_PIPES, MEMCG_HOLD };
+/* A group's task keeps two descriptors per socket pair and per pipe. */
+#define MEMCG_MAX_FDS		1000
 
 extern const struct macro_workload macro_workloads[MACRO_NR];
 

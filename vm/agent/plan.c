@@ -152,6 +152,9 @@ static int verb_write(char *args)
 
 	if (split(args, argv, MAX_WORDS) != 2)
 		return PLAN_BAD;
+	/* Releasing what the last test held: a macro's as well as the module's. */
+	if (!strcmp(argv[0], SB_PATH_RUN) && !strcmp(argv[1], SB_SPEC_RELEASE))
+		macro_release();
 	return write_value(argv[0], argv[1]);
 }
 
@@ -283,6 +286,20 @@ static int verb_fuzz(char *args)
 	return fuzz_test(n, seed);
 }
 
+static int verb_userspace(char *args)
+{
+	char *argv[MAX_WORDS];
+
+	int ret;
+
+	if (split(args, argv, MAX_WORDS) != 1)
+		return PLAN_BAD;
+	ret = userspace_run(argv[0]);
+	/* A wait after it counts from its end: the system has been idle since. */
+	clock_gettime(CLOCK_MONOTONIC, &last_result);
+	return ret;
+}
+
 static int verb_profile(const char *index, char *args);
 
 /*
@@ -307,6 +324,7 @@ static const struct verb {
 	{ SB_VERB_WAIT, NULL, verb_wait, false },
 	{ SB_VERB_RELOAD, NULL, verb_reload, false },
 	{ SB_VERB_FUZZ, NULL, verb_fuzz, false },
+	{ SB_VERB_USERSPACE, NULL, verb_userspace, false },
 };
 
 /*

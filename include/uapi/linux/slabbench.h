@@ -79,12 +79,16 @@
  *                      "E ATTR=V ..." with V the first word of DIR/E/ATTR
  *                      (an ATTR that E lacks is left out); sent as file
  *                      NAME (missing if DIR is absent)
- *   wait SECONDS       sleep until SECONDS after the last run, macro or
- *                      profile line ended (the plan's start if none)
+ *   wait SECONDS       sleep until SECONDS after the last run, macro,
+ *                      profile or userspace line ended (the plan's start
+ *                      if none)
  *   reload N SPEC      unload attempt during SPEC, then N unload and load
  *                      cycles; the outcome as KTAP in file "reload"
  *   fuzz N SEED        N generated specs, then hostile ones; the outcome
  *                      as KTAP in file "fuzz"
+ *   userspace NAME     a boot-like user space on every online CPU in
+ *                      turn (a child pinned to it forks and execs busybox
+ *                      commands); what ran, as JSON in file NAME
  */
 #define SB_VERB_RUN		"run"
 #define SB_VERB_MACRO		"macro"
@@ -96,6 +100,7 @@
 #define SB_VERB_WAIT		"wait"
 #define SB_VERB_RELOAD		"reload"
 #define SB_VERB_FUZZ		"fuzz"
+#define SB_VERB_USERSPACE	"userspace"
 
 /*
  * The results channel: a virtio-serial port of its own, so that results
