@@ -99,14 +99,50 @@ static long long census_total(const char *text, const char *key)
 }
 
 /*
- * Whether a census was read at a quiet point: the slab counter the same
- * before and after it (docs/census.md). Slab memory that moves while
- * the census is read (RCU callbacks, vmstat folding, a loaded host's
- * late timers) leaves it without a verdict.
+ * Whether the cache record at @line (up to its newline) has objects =
+ * live + every free_* field.
+ */
+static bool census_objects_hold(const char *line)
+{
+	const char *end = strchr(line, '\n'), *at = line;
+	long long objects = -1, sum = 0;
+
+	while (at && (!end || at < end)) {
+		const char *eq = strchr(at, '=');
+
+		if (!eq || (end && eq > end))
+			break;
+		if (eq - at == 7 && !strncmp(at, "objects", 7))
+			objects = strtoll(eq + 1, NULL, 10);
+		else if ((eq - at == 4 && !strncmp(at, "live", 4)) || !strncmp(at, "free_", 5))
+			sum += strtoll(eq + 1, NULL, 10);
+		at = strchr(eq, ' ');
+		if (at)
+			at++;
+	}
+	return objects < 0 || objects == sum;
+}
+
+/*
+ * Whether a census was read at a quiet point (docs/census.md): the slab
+ * counter the same before and after it, and in every cache the objects
+ * its slabs hold equal to its live and free ones. Slab memory that moves
+ * while the census is read (RCU callbacks, vmstat folding, a loaded
+ * host's late timers) leaves the first without a verdict; a free that
+ * frees no page between the page walk and the list reads (an RCU callback
+ * freeing a cred or a maple node) breaks the second with the counter
+ * unchanged.
  */
 static bool census_quiet(const char *text)
 {
-	return census_total(text, "counter_pages") == census_total(text, "counter_pages_after");
+	const char *line;
+
+	if (census_total(text, "counter_pages") != census_total(text, "counter_pages_after"))
+		return false;
+	for (line = text; (line = strstr(line, "\ncache ")); line++)
+		if (!census_objects_hold(line + 1))
+			return false;
+	return true;
 }
 
 #define CENSUS_TRIES 10
