@@ -147,6 +147,43 @@ static bool census_quiet(const char *text)
 
 #define CENSUS_TRIES 10
 
+/*
+ * A file's frame is held until the next file has been read, or another
+ * verb runs: sending it writes to the console, whose buffers are slab
+ * memory, and a snapshot's files (meminfo, census, slabinfo) are read one
+ * after the other with none of that in between.
+ */
+static struct {
+	const char *kind;
+	char *name, *buf;	/* buf NULL: no data */
+	size_t len;
+} held;
+
+static void send_held(void)
+{
+	if (!held.name)
+		return;
+	send_frame(held.kind, held.name, held.buf ? held.buf : "", held.len);
+	free(held.name);
+	free(held.buf);
+	held.name = held.buf = NULL;
+}
+
+/* Sends the frame held before, and holds this one: @buf is taken. */
+static void hold_frame(const char *kind, const char *name, char *buf, size_t len)
+{
+	send_held();
+	held.name = strdup(name);
+	if (!held.name) {
+		send_frame(kind, name, buf ? buf : "", len);
+		free(buf);
+		return;
+	}
+	held.kind = kind;
+	held.buf = buf;
+	held.len = len;
+}
+
 static int verb_file(char *args)
 {
 	char *argv[MAX_WORDS];
@@ -160,7 +197,7 @@ static int verb_file(char *args)
 		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT) {
 			/* Not every allocator has every file (SLOB: no slabinfo). */
-			send_frame(SB_FRAME_MISSING, argv[0], "", 0);
+			hold_frame(SB_FRAME_MISSING, argv[0], NULL, 0);
 			return 0;
 		}
 		if (fd < 0) {
@@ -177,8 +214,7 @@ static int verb_file(char *args)
 		free(buf);
 		usleep(20000);
 	}
-	send_frame(SB_FRAME_FILE, argv[0], buf, len);
-	free(buf);
+	hold_frame(SB_FRAME_FILE, argv[0], buf, len);
 	return 0;
 }
 
@@ -395,6 +431,8 @@ int plan_run(void)
 		/* The verbs parse their line in place; a bad one is shown whole. */
 		copy = strdup(line);
 		v = verb_of(line, &args);
+		if (!v || v->other != verb_file)
+			send_held();
 		if (v && v->indexed) {
 			snprintf(index, sizeof(index), "%u", nr_run++);
 			ret = v->indexed(index, args);
@@ -406,6 +444,7 @@ int plan_run(void)
 			say("%s:%u: cannot parse '%s'", SB_GUEST_PLAN, lineno, copy);
 		free(copy);
 	}
+	send_held();
 	free(line);
 	fclose(plan);
 	return ret ? -1 : 0;
