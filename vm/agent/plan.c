@@ -146,6 +146,8 @@ static bool census_quiet(const char *text)
 }
 
 #define CENSUS_TRIES 10
+/* The name of a snapshot's meminfo frame: meminfo.WHEN (cli/plan.h). */
+#define PLAN_MEMINFO_PREFIX "meminfo."
 
 /*
  * A file's frame is held until the next file has been read, or another
@@ -155,7 +157,7 @@ static bool census_quiet(const char *text)
  */
 static struct {
 	const char *kind;
-	char *name, *buf;	/* buf NULL: no data */
+	char *name, *path, *buf;	/* buf NULL: no data */
 	size_t len;
 } held;
 
@@ -165,23 +167,65 @@ static void send_held(void)
 		return;
 	send_frame(held.kind, held.name, held.buf ? held.buf : "", held.len);
 	free(held.name);
+	free(held.path);
 	free(held.buf);
-	held.name = held.buf = NULL;
+	held.name = held.path = held.buf = NULL;
 }
 
-/* Sends the frame held before, and holds this one: @buf is taken. */
-static void hold_frame(const char *kind, const char *name, char *buf, size_t len)
+/* Sends the frame held before, and holds this one (read from @path): @buf is taken. */
+static void hold_frame(const char *kind, const char *name, const char *path, char *buf,
+		       size_t len)
 {
 	send_held();
 	held.name = strdup(name);
-	if (!held.name) {
+	held.path = strdup(path);
+	if (!held.name || !held.path) {
 		send_frame(kind, name, buf ? buf : "", len);
+		free(held.name);
+		free(held.path);
 		free(buf);
+		held.name = held.path = NULL;
 		return;
 	}
 	held.kind = kind;
 	held.buf = buf;
 	held.len = len;
+}
+
+/*
+ * Whether the census in @text agrees with the snapshot's /proc/meminfo,
+ * read just before it and still held: its slab counter, read as the
+ * census began, is the Slab that meminfo gave. If not (per-CPU deltas
+ * folded since, a free or an allocation in between), the counters are
+ * folded again and the meminfo read again, for the census to be read
+ * again after it. Without a held meminfo there is nothing to agree with.
+ */
+static bool census_meminfo_agree(const char *text)
+{
+	const char *slab;
+	long long kb;
+	size_t len;
+	char *buf;
+	int fd;
+
+	if (!held.buf || strncmp(held.name, PLAN_MEMINFO_PREFIX, strlen(PLAN_MEMINFO_PREFIX)) ||
+	    strcmp(held.kind, SB_FRAME_FILE))
+		return true;
+	slab = strstr(held.buf, "\nSlab:");
+	kb = slab ? strtoll(slab + strlen("\nSlab:"), NULL, 10) : -1;
+	if (kb * 1024 == census_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
+		return true;
+	write_value("/proc/sys/vm/stat_refresh", "1");
+	fd = open(held.path, O_RDONLY | O_CLOEXEC);
+	buf = fd >= 0 ? read_fd(fd, &len) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (buf) {
+		free(held.buf);
+		held.buf = buf;
+		held.len = len;
+	}
+	return false;
 }
 
 static int verb_file(char *args)
@@ -197,7 +241,7 @@ static int verb_file(char *args)
 		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT) {
 			/* Not every allocator has every file (SLOB: no slabinfo). */
-			hold_frame(SB_FRAME_MISSING, argv[0], NULL, 0);
+			hold_frame(SB_FRAME_MISSING, argv[0], argv[1], NULL, 0);
 			return 0;
 		}
 		if (fd < 0) {
@@ -209,12 +253,13 @@ static int verb_file(char *args)
 		if (!buf)
 			return -1;
 		/* A census read while slab memory moved is read again, a little later. */
-		if (strcmp(argv[1], SB_PATH_CENSUS) || tries == CENSUS_TRIES || census_quiet(buf))
+		if (strcmp(argv[1], SB_PATH_CENSUS) || tries == CENSUS_TRIES ||
+		    (census_quiet(buf) && census_meminfo_agree(buf)))
 			break;
 		free(buf);
 		usleep(20000);
 	}
-	hold_frame(SB_FRAME_FILE, argv[0], buf, len);
+	hold_frame(SB_FRAME_FILE, argv[0], argv[1], buf, len);
 	return 0;
 }
 
