@@ -80,6 +80,9 @@ static const struct field_rule {
 	{ "empty_slabs", false, { 0, NEED(ON_CACHES), MAY(ON_CACHES) } },
 	{ "free_empty", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "full_slabs", false, { 0, NEED(ON_CACHES), MAY(ON_CACHES) } },
+	/* SLUB's own node counts, kept only with SLUB_DEBUG. */
+	{ "node_slabs", false, { 0, MAY(ON_SLUB), MAY(ON_SLUB) } },
+	{ "node_objects", false, { 0, MAY(ON_SLUB), MAY(ON_SLUB) } },
 	{ "struct_cache", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "struct_node", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "struct_percpu", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
@@ -91,6 +94,12 @@ static const struct field_rule {
 	{ "free_slob_medium", false, { 0, 0, NEED(ON_SLOB) } },
 	{ "free_slob_large", false, { 0, 0, NEED(ON_SLOB) } },
 };
+
+/*
+ * Counts that a race while the census is read can make negative: the
+ * kernel prints them as they are, and the checks say so.
+ */
+static const char *const signed_fields[] = { "live", "live_bytes", "full_slabs" };
 
 const char *const census_free_fields[CENSUS_NR_FREE] = {
 	"free_cpu", "free_cpu_partial", "free_cpu_array", "free_shared", "free_alien",
@@ -154,12 +163,21 @@ static bool is_key(const char *s, size_t n)
 	return n > 0;
 }
 
+static bool is_signed(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(signed_fields); i++)
+		if (!strcmp(signed_fields[i], key))
+			return true;
+	return false;
+}
+
 /* KEY=VALUE into @rec, as the rules allow it on @type. */
 static int parse_field(struct parser *ps, enum record type, char *field, cJSON *rec)
 {
 	char *eq = strchr(field, '='), *value;
 	const struct field_rule *r;
 	unsigned long long v;
+	bool negative;
 
 	if (!*field)
 		return fail(ps, "an empty field (a space too many)");
@@ -179,16 +197,20 @@ static int parse_field(struct parser *ps, enum record type, char *field, cJSON *
 		cJSON_AddStringToObject(rec, field, value);
 		return 0;
 	}
-	for (const char *d = value; *d; d++)
+	negative = *value == '-' && is_signed(field);
+	for (const char *d = value + negative; *d; d++)
 		if (!isdigit((unsigned char)*d))
-			return fail(ps, "%s=%s: not an unsigned decimal integer", field, value);
+			return fail(ps, "%s=%s: not %s decimal integer", field, value,
+				    is_signed(field) ? "a" : "an unsigned");
+	if (!value[negative])
+		return fail(ps, "%s=%s: not a decimal integer", field, value);
 	errno = 0;
-	v = strtoull(value, NULL, 10);
+	v = strtoull(value + negative, NULL, 10);
 	if (errno || v > MAX_EXACT)
 		return fail(ps, "%s=%s: too large", field, value);
 	if (!strncmp(field, SLABS_O, strlen(SLABS_O)) && slab_order(field) < 0)
 		return fail(ps, "%s=: no such slab order", field);
-	cJSON_AddNumberToObject(rec, field, (double)v);
+	cJSON_AddNumberToObject(rec, field, negative ? -(double)v : (double)v);
 	return 0;
 }
 
@@ -405,8 +427,56 @@ static void check_objects(struct checks *k, const cJSON *rec, enum verdict *v)
 		sum += num(rec, census_free_fields[i]);
 	judge(v, sum == num(rec, "objects"));
 	if (sum != num(rec, "objects"))
-		failed(k, "objects: %s: objects=%.0f, but live and free_* add up to %.0f",
-		       who(rec), num(rec, "objects"), sum);
+		failed(k, "objects: %s: objects=%.0f, but live and free_* add up to %.0f "
+		       "(residual %+.0f)", who(rec), num(rec, "objects"), sum,
+		       num(rec, "objects") - sum);
+}
+
+/*
+ * A cache's slabs are on exactly one list each: slabs = cpu_slabs +
+ * cpu_partial_slabs + node_partial_slabs + empty_slabs + full_slabs (a
+ * count on SLAB; on SLUB full_slabs is the rest, so there it is the
+ * sign that says). No count is below zero.
+ */
+static void check_lists(struct checks *k, const cJSON *rec, enum verdict *v)
+{
+	static const char *const lists[] = {
+		"cpu_slabs", "cpu_partial_slabs", "node_partial_slabs", "empty_slabs", "full_slabs",
+	};
+	double sum = 0;
+	bool exact;
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		sum += num(rec, lists[i]);
+	exact = sum == num(rec, "slabs") && num(rec, "live") >= 0 && num(rec, "full_slabs") >= 0;
+	judge(v, exact);
+	if (sum != num(rec, "slabs"))
+		failed(k, "lists: %s: slabs=%.0f, but its lists hold %.0f (residual %+.0f)",
+		       who(rec), num(rec, "slabs"), sum, num(rec, "slabs") - sum);
+	if (num(rec, "live") < 0)
+		failed(k, "lists: %s: live=%.0f, below zero", who(rec), num(rec, "live"));
+	if (num(rec, "full_slabs") < 0)
+		failed(k, "lists: %s: full_slabs=%.0f, below zero", who(rec),
+		       num(rec, "full_slabs"));
+}
+
+/* SLUB_DEBUG's node counts: slabs = node_slabs, objects = node_objects. */
+static void check_node(struct checks *k, const cJSON *rec, enum verdict *v)
+{
+	static const char *const pairs[][2] = {
+		{ "slabs", "node_slabs" }, { "objects", "node_objects" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+		double walk = num(rec, pairs[i][0]), node = num(rec, pairs[i][1]);
+
+		if (!cJSON_GetObjectItemCaseSensitive(rec, pairs[i][1]))
+			continue;
+		judge(v, walk == node);
+		if (walk != node)
+			failed(k, "node: %s: %s=%.0f, but %s=%.0f (residual %+.0f)", who(rec),
+			       pairs[i][0], walk, pairs[i][1], node, walk - node);
+	}
 }
 
 /* slabs = sum of slabs_oK, pages = sum of slabs_oK << K. */
@@ -472,8 +542,30 @@ static cJSON *check_counter(struct checks *k, const cJSON *total)
 		return cJSON_CreateString("moving");
 	if (have == counter)
 		return cJSON_CreateString("exact");
-	failed(k, "counter: pages + kmalloc_large_pages = %.0f, but counter_pages=%.0f", have,
-	       counter);
+	failed(k, "counter: pages + kmalloc_large_pages = %.0f, but counter_pages=%.0f "
+	       "(residual %+.0f)", have, counter, have - counter);
+	return cJSON_CreateString("off");
+}
+
+/*
+ * The census against /proc/meminfo's Slab (kB) of the same snapshot, read
+ * just before it: equal unless slab memory moved in between, or the census
+ * counted memory of its own.
+ */
+static cJSON *check_meminfo(struct checks *k, const cJSON *census, const cJSON *total,
+			    const cJSON *meminfo)
+{
+	const cJSON *slab = cJSON_GetObjectItemCaseSensitive(meminfo, "Slab");
+	double have = num(total, "pages") + num(total, "kmalloc_large_pages");
+	double page_kb = num(census, "page_size") / 1024, pages;
+
+	if (!cJSON_IsNumber(slab) || page_kb <= 0)
+		return cJSON_CreateNull();
+	pages = slab->valuedouble / page_kb;
+	if (have == pages)
+		return cJSON_CreateString("exact");
+	failed(k, "meminfo: pages + kmalloc_large_pages = %.0f, but /proc/meminfo's Slab, read "
+	       "just before, is %.0f pages (residual %+.0f)", have, pages, have - pages);
 	return cJSON_CreateString("off");
 }
 
@@ -601,17 +693,44 @@ static cJSON *check_slub_sysfs(struct checks *k, const cJSON *caches, const char
 	return verdict_json(v);
 }
 
-cJSON *census_checks(const cJSON *census, const char *slabinfo, const char *sysfs)
+/*
+ * The census's own identities, and its counter, all held: "exact"; its
+ * counter moved while it was read: "moving"; else "off".
+ */
+static cJSON *identities(const cJSON *out)
+{
+	static const char *const own[] = {
+		"objects", "pages", "sums", "lists", "node", "counter",
+	};
+	const char *verdict = "exact";
+
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(out, own[i]);
+
+		if (!cJSON_IsString(v) || !strcmp(v->valuestring, "exact"))
+			continue;
+		if (!strcmp(v->valuestring, "moving"))
+			return cJSON_CreateString("moving");
+		verdict = "off";
+	}
+	return cJSON_CreateString(verdict);
+}
+
+cJSON *census_checks(const cJSON *census, const cJSON *meminfo, const char *slabinfo,
+		     const char *sysfs)
 {
 	const cJSON *caches = cJSON_GetObjectItemCaseSensitive(census, "caches");
 	const cJSON *total = cJSON_GetObjectItemCaseSensitive(census, "total"), *c;
 	struct checks k = { .failures = cJSON_CreateArray() };
-	enum verdict objects = NOTHING, pages = NOTHING, sums = NOTHING;
+	enum verdict objects = NOTHING, pages = NOTHING, sums = NOTHING, lists = NOTHING;
+	enum verdict node = NOTHING;
 	cJSON *out = cJSON_CreateObject();
 
 	cJSON_ArrayForEach(c, caches) {
 		check_objects(&k, c, &objects);
 		check_pages(&k, c, &pages);
+		check_lists(&k, c, &lists);
+		check_node(&k, c, &node);
 	}
 	check_objects(&k, total, &objects);
 	check_pages(&k, total, &pages);
@@ -619,7 +738,11 @@ cJSON *census_checks(const cJSON *census, const char *slabinfo, const char *sysf
 	cJSON_AddItemToObject(out, "objects", verdict_json(objects));
 	cJSON_AddItemToObject(out, "pages", verdict_json(pages));
 	cJSON_AddItemToObject(out, "sums", verdict_json(sums));
+	cJSON_AddItemToObject(out, "lists", verdict_json(lists));
+	cJSON_AddItemToObject(out, "node", verdict_json(node));
 	cJSON_AddItemToObject(out, "counter", check_counter(&k, total));
+	cJSON_AddItemToObject(out, "identities", identities(out));
+	cJSON_AddItemToObject(out, "meminfo", check_meminfo(&k, census, total, meminfo));
 	cJSON_AddItemToObject(out, "slabinfo", check_slabinfo(&k, caches, slabinfo));
 	cJSON_AddItemToObject(out, "sysfs", check_slub_sysfs(&k, caches, sysfs));
 	cJSON_AddItemToObject(out, "failures", k.failures);

@@ -27,14 +27,18 @@ extern const char *const census_free_fields[CENSUS_NR_FREE];
 
 /*
  * The identities of docs/census.md over census_parse()'s @census, and
- * against @slabinfo (/proc/slabinfo read just after it) and @sysfs (the
+ * against @meminfo (meminfo_parse() of /proc/meminfo read just before
+ * it), @slabinfo (/proc/slabinfo read just after it) and @sysfs (the
  * agent's attrs of /sys/kernel/slab, read after that), each NULL where
- * the allocator has none: {"objects", "pages", "sums", "counter",
- * "slabinfo", "sysfs", "failures"}. Each verdict is "exact", "off", null where
- * there is nothing to check, and for "counter" also "moving"; "failures"
- * has one line per discrepancy. docs/census.md, "In results", says what
- * each compares.
+ * the snapshot has none: {"objects", "pages", "sums", "lists", "node",
+ * "counter", "identities", "meminfo", "slabinfo", "sysfs", "failures"}.
+ * Each verdict is "exact", "off", null where there is nothing to check,
+ * and for "counter" and "identities" (all of the census's own) also
+ * "moving"; "failures" has one line per discrepancy, with its signed
+ * residual where it is a difference. docs/census.md, "In results", says
+ * what each compares.
  */
-cJSON *census_checks(const cJSON *census, const char *slabinfo, const char *sysfs);
+cJSON *census_checks(const cJSON *census, const cJSON *meminfo, const char *slabinfo,
+		     const char *sysfs);
 
 #endif

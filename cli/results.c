@@ -347,8 +347,9 @@ static const char *snapshot_text(const cJSON *when, const char *what)
 }
 
 /*
- * The census's checks at @when against the slabinfo and SLUB sysfs of the
- * same snapshot, computed afresh as each arrives (the census comes first).
+ * The census's checks at @when against the meminfo, slabinfo and SLUB sysfs
+ * of the same snapshot, computed afresh as each arrives (the meminfo comes
+ * first, then the census).
  */
 static void census_recheck(cJSON *when)
 {
@@ -358,7 +359,9 @@ static void census_recheck(cJSON *when)
 		return;
 	cJSON_DeleteItemFromObject(census, "checks");
 	cJSON_AddItemToObject(census, "checks",
-			      census_checks(census, snapshot_text(when, PLAN_SLABINFO),
+			      census_checks(census,
+					    cJSON_GetObjectItemCaseSensitive(when, PLAN_MEMINFO),
+					    snapshot_text(when, PLAN_SLABINFO),
 					    snapshot_text(when, PLAN_SLUB_SYSFS)));
 }
 

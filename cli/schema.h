@@ -102,9 +102,10 @@ double census_cache_field(const cJSON *cache, const char *field);
  */
 double census_caches_sum(const cJSON *c, const char *prefix, const char *field);
 /*
- * Check @name's verdict ("objects", "pages", "sums", "counter",
- * "slabinfo"): "exact", "off" or "moving" (counter only); NULL when there
- * was nothing to check.
+ * Check @name's verdict ("objects", "pages", "sums", "lists", "node",
+ * "counter", "identities", "meminfo", "slabinfo", "sysfs"): "exact",
+ * "off" or "moving" (counter and identities only); NULL when there was
+ * nothing to check.
  */
 const char *census_check(const cJSON *c, const char *name);
 /* Every discrepancy the checks found, one string each; empty when all exact. */

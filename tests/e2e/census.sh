@@ -2,7 +2,10 @@
 # shellcheck shell=bash
 # The slab census (docs/census.md) end to end, with known answers. On
 # slab, slub and slob: a census at every snapshot; the kernel's slab page
-# counter equal to it exactly; each cache equal to its /proc/slabinfo
+# counter equal to it exactly, and /proc/meminfo's Slab read just before
+# it too (the census's own memory is not slab memory); its own identities
+# exact or said to be moving, no count clamped; on slub SLUB_DEBUG's node
+# counts equal to the walk's; each cache equal to its /proc/slabinfo
 # line; a cache holding a known number of objects counted exactly; the
 # shrink phase emptying its per-CPU caches; SLOB without caches or any
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
@@ -47,6 +50,10 @@ for v in slab slub slob; do
 		jqt "$out" ".boots[0].snapshots.after.census.checks.counter | . == \"exact\" or . == \"moving\""
 	check "$v: pages by slab order add up in every record" \
 		jqt "$out" "$snaps | all(.census.checks.pages == \"exact\")"
+	# The census's own memory is not slab memory: its total is the Slab
+	# that /proc/meminfo gave just before it (it used to be 4 pages above).
+	check "$v: pages + kmalloc_large_pages = /proc/meminfo's Slab read just before, exactly, while held" \
+		jqt "$out" "${snaps}[0:3] | all(.census.checks.meminfo == \"exact\")"
 done
 
 for v in slab slub; do
@@ -68,6 +75,24 @@ for v in slab slub; do
 	check "$v: sb-cache-000 holds objs x CPUs live objects exactly, before and after the shrink" \
 		jqt "$out" "${snaps}[1:3] | all(.census.cpus as \$n | $held | length == 1 and .[0].live == $objs * \$n)"
 done
+for v in slab slub; do
+	# Every identity of the census's own (objects, pages, sums, lists,
+	# node counts, counter) held while held, or the counter says it moved;
+	# the agent reads a census again when one fails with the counter still.
+	check "$v: the census's own identities exact while held (or moving, and said so)" \
+		jqt "$TMP/$v.json" "${snaps}[0:3] | all(.census.checks.identities == \"exact\" or
+			.census.checks.identities == \"moving\")"
+	check "$v: no count below zero, nothing clamped: live and full_slabs as the kernel read them" \
+		jqt "$TMP/$v.json" "$snaps | all(.census.caches | all(.live >= 0 and .full_slabs >= 0) or
+			(.census.checks.lists == \"off\"))"
+done
+check "slub: SLUB_DEBUG's node counts of slabs and objects are the walk's, in every sb-cache" \
+	jqt "$TMP/slub.json" "${snaps}[1:3] | all(.census.checks.node != null and
+		([.census.checks.failures[] | select(startswith(\"node: sb-cache-\"))] == []) and
+		(.census.caches | map(select(.name | startswith(\"sb-cache-\"))) |
+		 all(.node_slabs == .slabs and .node_objects == .objects)))"
+check "slab: no node counts (SLUB's), no node verdict" \
+	jqt "$TMP/slab.json" "$snaps | all(.census.checks.node == null)"
 check "slub: after the shrink sb-cache-000 has no CPU slab, per-CPU partial or empty slab" \
 	jqt "$TMP/slub.json" ".boots[0].snapshots.\"t0.shrink\" | $held |
 		.[0] | .cpu_slabs == 0 and .cpu_partial_slabs == 0 and .empty_slabs == 0"

@@ -71,8 +71,10 @@ static inline int fixture_cache(cJSON *caches, const struct fixture *f, const ch
 	for (int i = 0; i < nr_free; i++)
 		fixture_num(c, free_names[i], frees[i]);
 	fixture_num(c, "free_node_partial", partial);
+	fixture_num(c, "node_partial_slabs", partial > 0);
 	fixture_num(c, "free_empty", empty * per_slab);
 	fixture_num(c, "empty_slabs", empty);
+	fixture_num(c, "full_slabs", slabs - empty - (partial > 0));
 	fixture_num(c, "struct_cache", slub ? 256 : 512);
 	fixture_num(c, "struct_node", slub ? 64 : 200);
 	fixture_num(c, "struct_percpu", (slub ? 48 : 160) * f->cpus);
@@ -98,8 +100,12 @@ static inline cJSON *fixture_census(const struct fixture *f, int nth)
 	if (!strcmp(f->allocator, "SLOB")) {
 		cJSON_AddStringToObject(census, "allocator", "slob");
 		total = cJSON_AddObjectToObject(census, "total");
+		fixture_num(total, "slabs", 50);
 		fixture_num(total, "pages", 50);
+		fixture_num(total, "slabs_o0", 50);
 		fixture_num(total, "kmalloc_large_pages", 10);
+		fixture_num(total, "counter_pages", 60);
+		fixture_num(total, "counter_pages_after", 60);
 		fixture_num(total, "percpu_pages", 100 + f->cpus);
 		return census;
 	}
@@ -114,7 +120,9 @@ static inline cJSON *fixture_census(const struct fixture *f, int nth)
 	pages += fixture_cache(caches, f, "big-700", 700, 704, 5, 100, slub ? slub_b : slab_b, b,
 			       slub || f->numa < 2 ? 1 : 2, 0);
 	total = cJSON_AddObjectToObject(census, "total");
+	fixture_num(total, "slabs", pages);
 	fixture_num(total, "pages", pages);
+	fixture_num(total, "slabs_o0", pages);
 	fixture_num(total, "kmalloc_large_pages", 10);
 	fixture_num(total, "counter_pages", pages + 10);
 	fixture_num(total, "counter_pages_after", pages + 10);

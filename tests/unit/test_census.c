@@ -8,6 +8,7 @@
 #include "check.h"
 #include "census.h"
 #include "plan.h"
+#include "procfs.h"
 #include "results.h"
 #include "runner.h"
 #include "schema.h"
@@ -201,20 +202,28 @@ static void test_parse_errors(void)
 	free(slub);
 }
 
-/* census_checks() of @text against @slabinfo and @sysfs (NULL: none). */
-static cJSON *checks_sysfs_of(const char *text, const char *slabinfo, const char *sysfs)
+/* census_checks() of @text against @meminfo, @slabinfo and @sysfs (NULL: none). */
+static cJSON *checks_all_of(const char *text, const char *meminfo, const char *slabinfo,
+			    const char *sysfs)
 {
 	char *err = NULL;
-	cJSON *c = census_parse(text, &err), *k;
+	cJSON *c = census_parse(text, &err), *k, *m;
 
 	if (!c) {
 		printf("#   %s\n", err);
 		free(err);
 		return cJSON_CreateObject();
 	}
-	k = census_checks(c, slabinfo, sysfs);
+	m = meminfo ? meminfo_parse(meminfo) : NULL;
+	k = census_checks(c, m, slabinfo, sysfs);
 	cJSON_Delete(c);
+	cJSON_Delete(m);
 	return k;
+}
+
+static cJSON *checks_sysfs_of(const char *text, const char *slabinfo, const char *sysfs)
+{
+	return checks_all_of(text, NULL, slabinfo, sysfs);
 }
 
 static cJSON *checks_of(const char *text, const char *slabinfo)
@@ -224,7 +233,9 @@ static cJSON *checks_of(const char *text, const char *slabinfo)
 
 static bool all_exact(const cJSON *k)
 {
-	static const char *const names[] = { "objects", "pages", "sums", "counter", "slabinfo" };
+	static const char *const names[] = {
+		"objects", "pages", "sums", "lists", "counter", "identities", "slabinfo",
+	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!string(k, names[i]) || strcmp(string(k, names[i]), "exact"))
@@ -338,8 +349,9 @@ static void test_checks(void)
 	t = edit(slub, "objects=40 live=16", "objects=40 live=15");
 	k = checks_of(t, slub_info);
 	CHECK_STR(string(k, "objects"), "off", "one live object less: objects off");
-	CHECK_STR(failure(k, 0), "objects: sb-cache-000: objects=40, but live and free_* add up to 39",
-		  "the failure names the cache");
+	CHECK_STR(failure(k, 0),
+		  "objects: sb-cache-000: objects=40, but live and free_* add up to 39 (residual +1)",
+		  "the failure names the cache and its residual");
 	CHECK_STR(string(k, "sums"), "off", "and the total is no longer the caches' sum");
 	CHECK_STR(failure(k, 1), "sums: total live=808, but the caches add up to 807",
 		  "the sum's failure names the field");
@@ -366,8 +378,9 @@ static void test_checks(void)
 	s = edit(slub, "counter_pages=92 counter_pages_after=92", "counter_pages=93 counter_pages_after=93");
 	k = checks_of(s, slub_info);
 	CHECK_STR(string(k, "counter"), "off", "a quiet counter one page above: off");
-	CHECK_STR(failure(k, 0), "counter: pages + kmalloc_large_pages = 92, but counter_pages=93",
-		  "the counter's failure gives both");
+	CHECK_STR(failure(k, 0),
+		  "counter: pages + kmalloc_large_pages = 92, but counter_pages=93 (residual -1)",
+		  "the counter's failure gives both, and the residual");
 	cJSON_Delete(k);
 	free(s);
 
@@ -402,6 +415,115 @@ static void test_checks(void)
 	free(slab);
 	free(slab_info);
 	free(slob);
+}
+
+/*
+ * Known answers for what the census says of itself: its total against
+ * /proc/meminfo's Slab read just before it (the census's own memory used
+ * to add 4 pages there), SLUB_DEBUG's node counts, and counts that a
+ * race made negative, reported with their residuals instead of clamped.
+ */
+static void test_residuals(void)
+{
+	char *slub = data_file("census-slub.txt"), *slab = data_file("census-slab.txt");
+	char *info = data_file("census-slub.slabinfo"), *t, *err = NULL;
+	cJSON *k, *c;
+
+	/* The sample's total: pages=80 + kmalloc_large_pages=12, 4 KiB pages. */
+	k = checks_all_of(slub, "MemTotal: 1000 kB\nSlab: 368 kB\n", info, NULL);
+	CHECK_STR(string(k, "meminfo"), "exact", "meminfo's Slab 368 kB = 92 pages: exact");
+	CHECK(all_exact(k), "and every other check exact");
+	cJSON_Delete(k);
+	k = checks_all_of(slub, "Slab: 352 kB\n", info, NULL);
+	CHECK_STR(string(k, "meminfo"), "off", "a census 4 pages above meminfo's Slab: off");
+	CHECK_STR(failure(k, 0),
+		  "meminfo: pages + kmalloc_large_pages = 92, but /proc/meminfo's Slab, read just "
+		  "before, is 88 pages (residual +4)", "the failure gives both and the residual");
+	CHECK_STR(string(k, "identities"), "exact",
+		  "the census's own identities still hold: meminfo is another reading");
+	cJSON_Delete(k);
+	k = checks_all_of(slub, "MemTotal: 1000 kB\n", info, NULL);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "meminfo")),
+	      "no Slab in meminfo: no meminfo verdict");
+	cJSON_Delete(k);
+	k = checks_of(slub, info);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "meminfo")), "no meminfo: null");
+	CHECK_STR(string(k, "node"), "exact", "slub: the walk's slabs and objects are SLUB's node counts");
+	cJSON_Delete(k);
+	k = checks_of(slab, NULL);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "node")), "slab: no node counts, null");
+	CHECK_STR(string(k, "lists"), "exact", "slab: every slab on one of its lists");
+	cJSON_Delete(k);
+
+	t = edit(slub, "node_slabs=5 ", "node_slabs=6 ");
+	k = checks_of(t, info);
+	CHECK_STR(string(k, "node"), "off", "a slab more in SLUB's node count: node off");
+	CHECK_STR(failure(k, 0), "node: kmalloc-1k: slabs=5, but node_slabs=6 (residual -1)",
+		  "named, with the residual");
+	CHECK_STR(string(k, "identities"), "off", "and the census is not exact");
+	cJSON_Delete(k);
+	free(t);
+
+	/* A free racing the walk: live below zero, kept as it is. */
+	t = edit(slub, "objects=40 live=16", "objects=40 live=-2");
+	c = census_parse(t, &err);
+	CHECK(c && field(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "caches"), 3), "live") == -2,
+	      "live=-2 parses, and stays -2");
+	cJSON_Delete(c);
+	k = checks_of(t, NULL);
+	CHECK_STR(string(k, "objects"), "off", "live=-2: objects off");
+	CHECK_STR(failure(k, 0),
+		  "objects: sb-cache-000: objects=40, but live and free_* add up to 22 (residual +18)",
+		  "the residual, from the count as it was");
+	CHECK_STR(failure(k, 1), "lists: sb-cache-000: live=-2, below zero", "a negative live named");
+	CHECK_STR(string(k, "identities"), "off", "not exact");
+	cJSON_Delete(k);
+	free(t);
+
+	t = edit(slub, "full_slabs=8", "full_slabs=-1");
+	k = checks_of(t, NULL);
+	CHECK_STR(string(k, "lists"), "off", "full_slabs=-1: lists off");
+	CHECK_STR(failure(k, 0), "lists: kmalloc-64: slabs=12, but its lists hold 3 (residual +9)",
+		  "the slabs the lists miss");
+	CHECK_STR(failure(k, 1), "lists: kmalloc-64: full_slabs=-1, below zero", "the negative count");
+	cJSON_Delete(k);
+	free(t);
+	t = edit(slab, "full_slabs=", "full_slabs=1");
+	k = checks_of(t, NULL);
+	CHECK_STR(string(k, "lists"), "off", "slab: a full slab more than slabs: lists off");
+	cJSON_Delete(k);
+	free(t);
+
+	t = edit(slub, "counter_pages_after=92", "counter_pages_after=93");
+	k = checks_of(t, NULL);
+	CHECK_STR(string(k, "identities"), "moving", "the counter moved: identities moving");
+	cJSON_Delete(k);
+	free(t);
+
+	static const struct {
+		const char *from, *to, *want;
+	} refused[] = {
+		{ "objects=40 live=16", "objects=-40 live=16",
+		  "census line 5: objects=-40: not an unsigned decimal integer" },
+		{ "objects=40 live=16", "objects=40 live=-", "census line 5: live=-: not a decimal integer" },
+		{ "objects=40 live=16", "objects=40 live=--1",
+		  "census line 5: live=--1: not a decimal integer" },
+		{ "objects=40 live=16", "objects=40 live=1-",
+		  "census line 5: live=1-: not a decimal integer" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		t = edit(slub, refused[i].from, refused[i].to);
+		c = census_parse(t, &err);
+		CHECK(!c, "refused: %s", refused[i].want);
+		CHECK_STR(err, refused[i].want, "named");
+		free(err);
+		err = NULL;
+		cJSON_Delete(c);
+		free(t);
+	}
+	free(slub);
+	free(slab);
+	free(info);
 }
 
 static char *frame(const char *kind, const char *name, const char *data)
@@ -680,6 +802,7 @@ int main(void)
 	test_parse_samples();
 	test_parse_errors();
 	test_checks();
+	test_residuals();
 	test_slub_sysfs();
 	test_results();
 	test_workload_phases();

@@ -873,7 +873,7 @@ static bool try_census(const char *text, struct tally *t)
 		free(err);
 		return false;
 	}
-	k = census_checks(c, NULL, NULL);
+	k = census_checks(c, NULL, NULL, NULL);
 	ok = !err && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(c, "caches")) &&
 	     cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "total")) &&
 	     cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(k, "failures"));

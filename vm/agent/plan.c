@@ -99,17 +99,134 @@ static long long census_total(const char *text, const char *key)
 }
 
 /*
- * Whether a census was read at a quiet point: the slab counter the same
- * before and after it (docs/census.md). Slab memory that moves while
- * the census is read (RCU callbacks, vmstat folding, a loaded host's
- * late timers) leaves it without a verdict.
+ * Whether the cache record at @line (up to its newline) has objects =
+ * live + every free_* field.
+ */
+static bool census_objects_hold(const char *line)
+{
+	const char *end = strchr(line, '\n'), *at = line;
+	long long objects = -1, sum = 0;
+
+	while (at && (!end || at < end)) {
+		const char *eq = strchr(at, '=');
+
+		if (!eq || (end && eq > end))
+			break;
+		if (eq - at == 7 && !strncmp(at, "objects", 7))
+			objects = strtoll(eq + 1, NULL, 10);
+		else if ((eq - at == 4 && !strncmp(at, "live", 4)) || !strncmp(at, "free_", 5))
+			sum += strtoll(eq + 1, NULL, 10);
+		at = strchr(eq, ' ');
+		if (at)
+			at++;
+	}
+	return objects < 0 || objects == sum;
+}
+
+/*
+ * Whether a census was read at a quiet point (docs/census.md): the slab
+ * counter the same before and after it, and in every cache the objects
+ * its slabs hold equal to its live and free ones. Slab memory that moves
+ * while the census is read (RCU callbacks, vmstat folding, a loaded
+ * host's late timers) leaves the first without a verdict; a free that
+ * frees no page between the page walk and the list reads (an RCU callback
+ * freeing a cred or a maple node) breaks the second with the counter
+ * unchanged.
  */
 static bool census_quiet(const char *text)
 {
-	return census_total(text, "counter_pages") == census_total(text, "counter_pages_after");
+	const char *line;
+
+	if (census_total(text, "counter_pages") != census_total(text, "counter_pages_after"))
+		return false;
+	for (line = text; (line = strstr(line, "\ncache ")); line++)
+		if (!census_objects_hold(line + 1))
+			return false;
+	return true;
 }
 
 #define CENSUS_TRIES 10
+/* The name of a snapshot's meminfo frame: meminfo.WHEN (cli/plan.h). */
+#define PLAN_MEMINFO_PREFIX "meminfo."
+
+/*
+ * A file's frame is held until the next file has been read, or another
+ * verb runs: sending it writes to the console, whose buffers are slab
+ * memory, and a snapshot's files (meminfo, census, slabinfo) are read one
+ * after the other with none of that in between.
+ */
+static struct {
+	const char *kind;
+	char *name, *path, *buf;	/* buf NULL: no data */
+	size_t len;
+} held;
+
+static void send_held(void)
+{
+	if (!held.name)
+		return;
+	send_frame(held.kind, held.name, held.buf ? held.buf : "", held.len);
+	free(held.name);
+	free(held.path);
+	free(held.buf);
+	held.name = held.path = held.buf = NULL;
+}
+
+/* Sends the frame held before, and holds this one (read from @path): @buf is taken. */
+static void hold_frame(const char *kind, const char *name, const char *path, char *buf,
+		       size_t len)
+{
+	send_held();
+	held.name = strdup(name);
+	held.path = strdup(path);
+	if (!held.name || !held.path) {
+		send_frame(kind, name, buf ? buf : "", len);
+		free(held.name);
+		free(held.path);
+		free(buf);
+		held.name = held.path = NULL;
+		return;
+	}
+	held.kind = kind;
+	held.buf = buf;
+	held.len = len;
+}
+
+/*
+ * Whether the census in @text agrees with the snapshot's /proc/meminfo,
+ * read just before it and still held: its slab counter, read as the
+ * census began, is the Slab that meminfo gave. If not (per-CPU deltas
+ * folded since, a free or an allocation in between), the counters are
+ * folded again and the meminfo read again, for the census to be read
+ * again after it. Without a held meminfo there is nothing to agree with.
+ */
+static bool census_meminfo_agree(const char *text)
+{
+	const char *slab;
+	long long kb;
+	size_t len;
+	char *buf;
+	int fd;
+
+	if (!held.buf || strncmp(held.name, PLAN_MEMINFO_PREFIX, strlen(PLAN_MEMINFO_PREFIX)) ||
+	    strcmp(held.kind, SB_FRAME_FILE))
+		return true;
+	slab = strstr(held.buf, "\nSlab:");
+	kb = slab ? strtoll(slab + strlen("\nSlab:"), NULL, 10) : -1;
+	if (kb * 1024 == census_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
+		return true;
+	write_value("/proc/sys/vm/stat_refresh", "1");
+	fd = open(held.path, O_RDONLY | O_CLOEXEC);
+	buf = fd >= 0 ? read_fd(fd, &len) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (buf) {
+		free(held.buf);
+		held.buf = buf;
+		held.len = len;
+	}
+	return false;
+}
 
 static int verb_file(char *args)
 {
@@ -124,7 +241,7 @@ static int verb_file(char *args)
 		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT) {
 			/* Not every allocator has every file (SLOB: no slabinfo). */
-			send_frame(SB_FRAME_MISSING, argv[0], "", 0);
+			hold_frame(SB_FRAME_MISSING, argv[0], argv[1], NULL, 0);
 			return 0;
 		}
 		if (fd < 0) {
@@ -136,13 +253,13 @@ static int verb_file(char *args)
 		if (!buf)
 			return -1;
 		/* A census read while slab memory moved is read again, a little later. */
-		if (strcmp(argv[1], SB_PATH_CENSUS) || tries == CENSUS_TRIES || census_quiet(buf))
+		if (strcmp(argv[1], SB_PATH_CENSUS) || tries == CENSUS_TRIES ||
+		    (census_quiet(buf) && census_meminfo_agree(buf)))
 			break;
 		free(buf);
 		usleep(20000);
 	}
-	send_frame(SB_FRAME_FILE, argv[0], buf, len);
-	free(buf);
+	hold_frame(SB_FRAME_FILE, argv[0], argv[1], buf, len);
 	return 0;
 }
 
@@ -377,6 +494,8 @@ int plan_run(void)
 		/* The verbs parse their line in place; a bad one is shown whole. */
 		copy = strdup(line);
 		v = verb_of(line, &args);
+		if (!v || v->other != verb_file)
+			send_held();
 		if (v && v->indexed) {
 			snprintf(index, sizeof(index), "%u", nr_run++);
 			ret = v->indexed(index, args);
@@ -388,6 +507,7 @@ int plan_run(void)
 			say("%s:%u: cannot parse '%s'", SB_GUEST_PLAN, lineno, copy);
 		free(copy);
 	}
+	send_held();
 	free(line);
 	fclose(plan);
 	return ret ? -1 : 0;
