@@ -19,9 +19,9 @@ CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LIBS := -lcjson -lgsl -lgslcblas -lm
+LIBS := -lcjson -lgsl -lgslcblas -lm -lz
 
-# Unit tests also link zlib: tests/unit/png.h checks the charts.
+# zlib: the mail's compressed attachments (and tests/unit/png.h reads the charts).
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry and the commands; so is the macro workloads'
 # parameter table, which the guest agent (vm/agent/) is built with too.
@@ -81,7 +81,7 @@ $(TCG_TESTS): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(TCG_LIB) $(T
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS) -lz
+	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)
 
 test: all $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)

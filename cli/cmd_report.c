@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "noise.h"
 #include "options.h"
+#include "regmail.h"
 #include "report.h"
 #include "util.h"
 
@@ -32,7 +33,7 @@ static int same_variants(const char *const *paths, const cJSON *const *docs, int
 int cmd_report(int argc, char **argv)
 {
 	static const struct usage usage = {
-		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]", .min_args = 2,
+		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...] | --bisect=DIR",
 		.max_args = -1,
 		.about = "Writes a regression report of NEW against BASE, at most 72 columns wide:\n"
 			 "a subject naming the change with the strongest evidence beyond the noise\n"
@@ -43,10 +44,19 @@ int cmd_report(int argc, char **argv)
 			 "Memory states the ratio of NEW's slab memory to BASE's from the census,\n"
 			 "with its 95% confidence interval over boots (5 boots a side or more).\n"
 			 "MORE are runs of BASE's and NEW's variants at other CPU counts (a\n"
-			 "--cpus sweep): the census ratio is then given at each count.\n",
+			 "--cpus sweep): the census ratio is then given at each count.\n"
+			 "\n"
+			 "--mbox=FILE writes the report as a mail in mbox form instead, as the\n"
+			 "kernel test robot sends one: To the lists and Cc the people that the\n"
+			 "tree's scripts/get_maintainer.pl names for the allocator's files (or,\n"
+			 "with --bisect, for the first bad commit's files, its author Cc'd too);\n"
+			 "the subject names the tree, the commit and the change; a variant from a\n"
+			 "patch series replies to the series' cover letter; attached are the\n"
+			 "configs' difference, reproduce.sh and the results, compressed.\n",
 	};
+	struct regmail_opts m = { 0 };
 	struct comparison c = { 0 };
-	const char *output = NULL, *phase = NULL;
+	const char *output = NULL, *phase = NULL, *mbox = NULL, *bisect = NULL;
 	char *text = NULL, *noise_file = noise_path();
 	cJSON **docs = NULL, *noise = NULL;
 	bool missing = false;
@@ -57,6 +67,29 @@ int cmd_report(int argc, char **argv)
 		{ .type = OPT_T_STRING, .name = "phase", .value = &phase, .argh = "WHEN",
 		  .help = "the census snapshot: before, after, tN.PHASE",
 		  .deftext = "the first held phase tN.0s, else after" },
+		OPT_STRING(0, "mbox", &mbox, "FILE", "write a mail in mbox form to FILE (atomically)"),
+		OPT_STRING(0, "bisect", &bisect, "DIR",
+			   "with --mbox: the mail of a finished 'slabbench bisect -o DIR'"),
+		{ .type = OPT_T_STRING, .name = "from", .value = &m.from, .argh = "ADDR",
+		  .help = "the sender", .deftext = "git config user.name and user.email" },
+		OPT_STRING(0, "to", &m.to, "LIST", "more recipients (comma-separated)"),
+		OPT_STRING(0, "cc", &m.cc, "LIST", "more Cc (comma-separated)"),
+		OPT_BOOLEAN(0, "no-maintainers", &m.no_maintainers,
+			    "only --to and --cc: get_maintainer.pl is not run"),
+		{ .type = OPT_T_STRING, .name = "maintainers-tree", .value = &m.maintainers_tree,
+		  .argh = "DIR", .help = "the kernel tree whose get_maintainer.pl answers",
+		  .deftext = "the new kernel's git tree at its commit, else its source\n"
+			     "as slabbench unpacked it" },
+		{ .type = OPT_T_STRING, .name = "reported-by", .value = &m.reported_by,
+		  .argh = "ADDR", .help = "the Reported-by: tag's identity", .deftext = "--from" },
+		OPT_STRING(0, "closes", &m.closes, "URL", "a Closes: tag (where the report is kept)"),
+		OPT_STRING(0, "link", &m.link, "URL", "a Link: tag"),
+		{ .type = OPT_T_STRING, .name = "in-reply-to", .value = &m.in_reply_to,
+		  .argh = "<ID>", .help = "the Message-Id the mail answers",
+		  .deftext = "a series variant's cover letter (or first patch)" },
+		{ .type = OPT_T_STRING, .name = "tree-name", .value = &m.tree_name,
+		  .argh = "NAME", .help = "the subject's [NAME]: \"linux:master\"",
+		  .deftext = "the git tree's directory name, else linux-RELEASE" },
 		OPT_END(),
 	};
 	const char **paths;
@@ -65,6 +98,25 @@ int cmd_report(int argc, char **argv)
 	if (first < 0)
 		return 2;
 	n = argc - first;
+	if ((bisect && (!mbox || n)) || (mbox && output)) {
+		error("report: %s", bisect && (!mbox || n) ?
+		      "--bisect=DIR takes --mbox and no results files" :
+		      "--mbox and --output: the one or the other");
+		free(noise_file);
+		return 2;
+	}
+	if (bisect) {
+		text = regmail_bisect(&m, bisect);
+		ret = text && !write_output(mbox, text) ? 0 : 1;
+		free(text);
+		free(noise_file);
+		return ret;
+	}
+	if (n < 2) {
+		error("report: BASE.json and NEW.json are needed (see --help)");
+		free(noise_file);
+		return 2;
+	}
 	paths = (const char **)argv + first;
 	docs = compare_load(paths, n, false);
 	noise = noise_load(noise_file, &missing);
@@ -72,7 +124,14 @@ int cmd_report(int argc, char **argv)
 	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise, noise_file))
 		goto out;
 	text = report_text(&c, (const cJSON *const *)docs, n, phase);
-	ret = write_output(output, text) ? 1 : 0;
+	if (mbox) {
+		char *mail = regmail_comparison(&m, paths, (const cJSON *const *)docs, text);
+
+		ret = mail && !write_output(mbox, mail) ? 0 : 1;
+		free(mail);
+	} else {
+		ret = write_output(output, text) ? 1 : 0;
+	}
 out:
 	cJSON_Delete(noise);
 	free(noise_file);
