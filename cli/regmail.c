@@ -408,6 +408,7 @@ static char *run_opts(const cJSON *doc)
 {
 	struct strbuf b = { 0 };
 	const char *cmdline = json_str_at(doc, "vm.cmdline");
+	const char *caches = json_str_at(doc, "vm.cost_model.requested");
 	double numa = json_num_at(doc, "vm.numa_nodes");
 
 	sb_addf(&b, "--accel=%s --cpus=%.0f --mem=%.0f --boots=%d", json_str_at(doc, "vm.accel"),
@@ -416,6 +417,8 @@ static char *run_opts(const cJSON *doc)
 		sb_addf(&b, " --numa=%.0f", numa);
 	if (*cmdline && strcmp(cmdline, "?"))
 		sb_addf(&b, " --cmdline='%s'", cmdline);
+	if (*caches && strcmp(caches, "?"))
+		sb_addf(&b, " --caches=%s", caches);
 	return b.s;
 }
 
@@ -624,6 +627,14 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 	if (recipients(o, &lists, &people, &to, &cc))
 		goto out;
 	reporter = o->reported_by ? o->reported_by : from;
+	/* A tag is one line: it cannot wrap. */
+	if (mail_columns(reporter, strlen(reporter)) > MAIL_WIDTH - 15 ||
+	    (o->closes && strlen(o->closes) > MAIL_WIDTH - 10) ||
+	    (o->link && strlen(o->link) > MAIL_WIDTH - 8)) {
+		error("report: a Reported-by:, Closes: or Link: tag would be wider than %d "
+		      "columns", MAIL_WIDTH);
+		goto out;
+	}
 	sb_addf(&body, "%s\n", w->body);
 	sb_addf(&body, "\nAttached: the difference of the kernels' configs (config.diff)%s,\n"
 		"reproduce.sh (it runs as it is, with slabbench installed) and\n"
