@@ -356,10 +356,11 @@ static bool reported(const cJSON *s, const char *first, const char *metric)
 
 /*
  * The regression of @tip from @good on @metric: bisected, mailed once.
- * 0 when it was reported (now or before).
+ * 0 when it was reported (now or before); *unsent when its mail could
+ * not be sent (it stays in the outbox, "sent": false in the state).
  */
 static int regression(const struct watch *w, cJSON *s, const char *good, const char *tip,
-		      const char *metric, double pct)
+		      const char *metric, double pct, bool *unsent)
 {
 	char *dir = xasprintf("%s/bisect-%.12s-%.12s", w->state, good, tip);
 	char *first = NULL, *mail = NULL, *mbox = NULL, *from = NULL;
@@ -403,9 +404,9 @@ static int regression(const struct watch *w, cJSON *s, const char *good, const c
 	ret = 0;
 	if (w->send) {
 		from = mail_from(mbox);
-		ret = from ? send_mail(w, mbox, from) : error("watch: %s has no From", mbox);
-		cJSON_AddBoolToObject(r, "sent", !ret);
-		if (!ret)
+		*unsent = from ? send_mail(w, mbox, from) : error("watch: %s has no From", mbox);
+		cJSON_AddBoolToObject(r, "sent", !*unsent);
+		if (!*unsent)
 			printf("watch: sent %s\n", mbox);
 	}
 out:
@@ -427,6 +428,7 @@ static int watch_once(const struct watch *w, const char *baseline)
 {
 	cJSON *s = state_load(w, baseline);
 	char *tip = NULL, *good, *metric = NULL;
+	bool unsent = false;
 	double pct = 0;
 	int ret = 1;
 
@@ -464,7 +466,7 @@ static int watch_once(const struct watch *w, const char *baseline)
 		ret = state_save(w, s) ? 1 : 0;
 		goto out;
 	}
-	if (regression(w, s, good, tip, metric, pct)) {
+	if (regression(w, s, good, tip, metric, pct, &unsent)) {
 		record(s, tip, "regressed", "its regression was not bisected and reported");
 		state_save(w, s);
 		goto out;
@@ -472,7 +474,7 @@ static int watch_once(const struct watch *w, const char *baseline)
 	/* Reported: later commits are judged against the regressed level. */
 	record(s, tip, "regressed", metric);
 	cJSON_ReplaceItemInObject(s, "last_good", cJSON_CreateString(tip));
-	ret = state_save(w, s) ? 1 : 0;
+	ret = state_save(w, s) || unsent ? 1 : 0;
 out:
 	free(metric);
 	free(tip);
