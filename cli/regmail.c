@@ -181,12 +181,16 @@ static int remove_tree(const char *dir)
 static int git_maintainers(const char *git, const char *commit, char *const *files, int n,
 			   struct addrs *lists, struct addrs *people)
 {
-	char tmpl[] = "/tmp/slabbench-maint.XXXXXX", *dir = mkdtemp(tmpl);
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/slabbench-maint.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	char *dir = mkdtemp(tmpl);
 	const char *fixed[] = { "scripts/get_maintainer.pl", "MAINTAINERS" };
 	int ret = 0;
 
-	if (!dir)
+	if (!dir) {
+		free(tmpl);
 		return error("report: mkdtemp: %s", strerror(errno));
+	}
 	for (int i = 0; i < n + 2 && !ret; i++) {
 		const char *f = i < 2 ? fixed[i] : files[i - 2];
 		char *spec = xasprintf("%s:%s", commit, f), *path = xasprintf("%s/%s", dir, f);
@@ -209,6 +213,7 @@ static int git_maintainers(const char *git, const char *commit, char *const *fil
 	if (!ret)
 		ret = get_maintainer(dir, files, n, lists, people);
 	remove_tree(dir);
+	free(tmpl);
 	return ret;
 }
 
@@ -297,7 +302,11 @@ static char *cached_source(const char *version)
 	return found;
 }
 
-/* The header value of @name in the first message of @text ("Message-Id"); NULL if none. */
+/*
+ * The header value of @name in the first message of @text ("Message-Id"),
+ * up to the blank line that ends its headers (an mbox's "From " line is
+ * just one more line before them); NULL if none.
+ */
 static char *first_header(const char *text, const char *name)
 {
 	size_t n = strlen(name);
@@ -315,9 +324,6 @@ static char *first_header(const char *text, const char *name)
 				e--;
 			return e > v ? strndup(v, e - v) : NULL;
 		}
-		/* An mbox's "From " line comes before the headers. */
-		if (p == text && !strncmp(p, "From ", 5))
-			continue;
 	}
 	return NULL;
 }
