@@ -33,7 +33,7 @@ static int same_variants(const char *const *paths, const cJSON *const *docs, int
 int cmd_report(int argc, char **argv)
 {
 	static const struct usage usage = {
-		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...] | --bisect=DIR",
+		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]",
 		.max_args = -1,
 		.about = "Writes a regression report of NEW against BASE, at most 72 columns wide:\n"
 			 "a subject naming the change with the strongest evidence beyond the noise\n"
@@ -69,7 +69,7 @@ int cmd_report(int argc, char **argv)
 		  .deftext = "the first held phase tN.0s, else after" },
 		OPT_STRING(0, "mbox", &mbox, "FILE", "write a mail in mbox form to FILE (atomically)"),
 		OPT_STRING(0, "bisect", &bisect, "DIR",
-			   "with --mbox: the mail of a finished bisection\n(slabbench bisect -o DIR)"),
+			   "with --mbox, instead of BASE and NEW: the mail\nof a finished bisection (bisect -o DIR)"),
 		{ .type = OPT_T_STRING, .name = "from", .value = &m.from, .argh = "ADDR",
 		  .help = "the sender", .deftext = "git config user.name and user.email" },
 		OPT_STRING(0, "to", &m.to, "LIST", "more recipients (comma-separated)"),
