@@ -99,15 +99,16 @@ static bool ascii(const char *s)
 
 /*
  * @s as RFC 2047 encoded words, appended to @words as separate tokens:
- * each holds whole UTF-8 characters, and short enough to fit on a
- * folded line of its own.
+ * each holds whole UTF-8 characters, 36 bytes at most: 48 in base64,
+ * 60 columns with its markers, so that even "Subject: " and one word fit
+ * in MAIL_WIDTH.
  */
 static void encoded_words(const char *s, char ***words, int *n)
 {
 	size_t len = strlen(s), i = 0;
 
 	while (i < len) {
-		size_t j = i + 39 < len ? i + 39 : len;
+		size_t j = i + 36 < len ? i + 36 : len;
 		char *enc, *nl;
 
 		while (j < len && j > i + 1 && ((unsigned char)s[j] & 0xc0) == 0x80)

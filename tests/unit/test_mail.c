@@ -115,6 +115,29 @@ static void test_header_folding(void)
 	CHECK(strstr(h, "W3NsYWJiZW5jaF0gY2Fmw6k6IMKxIDUl") != NULL,
 	      "the encoded word holds the UTF-8 bytes");
 	free(h);
+
+	/* 100 two-byte characters: words of whole characters, each on a line. */
+	{
+		char long_utf8[201];
+		int words = 0;
+		bool whole = true;
+
+		for (int i = 0; i < 100; i++)
+			memcpy(long_utf8 + 2 * i, "\xc3\xa9", 2);
+		long_utf8[200] = '\0';
+		h = mail_header("Subject", long_utf8, false);
+		for (const char *p = strstr(h, "=?UTF-8?B?"); p; p = strstr(p + 1, "=?UTF-8?B?")) {
+			const char *e = strstr(p, "?=");
+			/* 36 bytes (18 characters) are 48 base64 characters. */
+			size_t n = e ? (size_t)(e - p - 10) : 0;
+
+			words++;
+			whole = whole && e && (n == 48 || !strchr(p + 10, '\n'));
+		}
+		CHECK(folded_ok(h) && words == 6 && whole,
+		      "a long non-ASCII subject: 6 encoded words of whole characters");
+		free(h);
+	}
 }
 
 static void test_addresses(void)
