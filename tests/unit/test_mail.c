@@ -128,11 +128,11 @@ static void test_header_folding(void)
 		h = mail_header("Subject", long_utf8, false);
 		for (const char *p = strstr(h, "=?UTF-8?B?"); p; p = strstr(p + 1, "=?UTF-8?B?")) {
 			const char *e = strstr(p, "?=");
-			/* 36 bytes (18 characters) are 48 base64 characters. */
+			/* 36 bytes (18 characters) are 48 base64 characters; the last word less. */
 			size_t n = e ? (size_t)(e - p - 10) : 0;
 
 			words++;
-			whole = whole && e && (n == 48 || !strchr(p + 10, '\n'));
+			whole = whole && e && (n == 48 || !strstr(e, "=?UTF-8?B?"));
 		}
 		CHECK(folded_ok(h) && words == 6 && whole,
 		      "a long non-ASCII subject: 6 encoded words of whole characters");
