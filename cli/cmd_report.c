@@ -117,10 +117,16 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	paths = (const char **)argv + first;
+	if (mbox && n != 2) {
+		error("report: --mbox takes BASE and NEW only (it attaches both)");
+		goto out;
+	}
 	docs = compare_load(paths, n, false);
 	noise = noise_load(noise_file, &missing);
+	/* The mail's report names the files as they are attached. */
 	if (!docs || (!noise && !missing) || same_variants(paths, (const cJSON *const *)docs, n) ||
-	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise, noise_file))
+	    compare_build(&c, mbox ? regmail_attached : paths, (const cJSON *const *)docs, 2, 0.05,
+			  noise, noise_file))
 		goto out;
 	text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	if (mbox) {

@@ -2,8 +2,11 @@
 /* The regression report as a mail (see regmail.h). */
 #define _GNU_SOURCE
 #include "regmail.h"
+#include "compare.h"
 #include "json.h"
 #include "mail.h"
+#include "noise.h"
+#include "report.h"
 #include "results.h"
 #include "schema.h"
 #include "strbuf.h"
@@ -21,6 +24,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+const char *const regmail_attached[2] = { "results-base.json", "results-new.json" };
+static const char *const attached_gz[2] = { "results-base.json.gz", "results-new.json.gz" };
 
 /* Runs argv (NULL-terminated varargs); its output without the last newline, or NULL. */
 static char *cmd_out(const char *first, ...)
@@ -675,7 +681,7 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 			error("report: %s: %s", w->paths[r], strerror(errno));
 			goto out;
 		}
-		if (part_gzip(&ps, r ? "results-new.json.gz" : "results-base.json.gz", text, len)) {
+		if (part_gzip(&ps, attached_gz[r], text, len)) {
 			free(text);
 			goto out;
 		}
@@ -844,12 +850,54 @@ static char *bisect_change(const char *dir, const char *first, const char *metri
 	return what;
 }
 
+/*
+ * How the bisection in @dir found @first, then the report of @first
+ * against the good commit (@docs), its files named as attached.
+ */
+static char *bisect_body(const cJSON *j, const char *dir, const char *who,
+			 const cJSON *const *docs)
+{
+	char *steps = xasprintf("%s/steps", dir), *text = read_file(steps, NULL);
+	char *noise_file = noise_path(), *report = NULL, *p;
+	struct comparison c = { 0 };
+	struct strbuf b = { 0 };
+	bool missing = false;
+	cJSON *noise = noise_load(noise_file, &missing);
+	int ran = 0, skipped = 0;
+
+	for (p = text; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
+		if (!strncmp(p + strcspn(p, " "), " skip ", 6))
+			skipped++;
+		else
+			ran++;
+	}
+	if ((noise || missing) &&
+	    !compare_build(&c, regmail_attached, docs, 2, 0.05, noise, noise_file))
+		report = report_text(&c, docs, 2, NULL);
+	if (report) {
+		sb_addf(&b, "slabbench bisected a regression of %s\n(threshold %g%%) "
+			"to\n\n  %.*s\n\n", json_str_at(j, "metric"),
+			json_num_at(j, "threshold"), MAIL_WIDTH - 2, who);
+		sb_addf(&b, "%d commits built and ran, %d were skipped (they did not build\n"
+			"or boot). Below: the first bad commit against the good one,\n"
+			"%.12s.\n\n", ran, skipped, json_str_at(j, "good"));
+		sb_addf(&b, "%s", after_subject(report));
+	}
+	compare_free(&c);
+	cJSON_Delete(noise);
+	free(noise_file);
+	free(report);
+	free(text);
+	free(steps);
+	return b.s;
+}
+
 char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 {
 	char *jpath = xasprintf("%s/bisect.json", dir), *jtext = read_file(jpath, NULL);
 	cJSON *j = jtext ? cJSON_Parse(jtext) : NULL, *docs[2] = { NULL, NULL };
 	char *first = regmail_first_bad(dir), *paths[2] = { NULL, NULL }, *report = NULL;
-	char *rpath = xasprintf("%s/report.txt", dir), *vpath = xasprintf("%s/variants", dir);
+	char *vpath = xasprintf("%s/variants", dir);
 	char *variants = NULL, *who = NULL, *what = NULL, *tree = NULL, *subject = NULL;
 	char *author = NULL, *files_out = NULL, *mbox = NULL, *rsubj = NULL, *files[40];
 	const char *git, *good;
@@ -864,12 +912,10 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	good = json_str_at(j, "good");
 	paths[0] = xasprintf("%s/%.12s.json", dir, good);
 	paths[1] = xasprintf("%s/%.12s.json", dir, first);
-	report = read_file(rpath, NULL);
 	docs[0] = results_load(paths[0]);
 	docs[1] = docs[0] ? results_load(paths[1]) : NULL;
-	if (!report || !docs[1]) {
-		error("report: %s: %s", !report ? rpath : paths[1],
-		      !report ? strerror(errno) : "cannot load the results");
+	if (!docs[1]) {
+		error("report: %s: cannot load the results", paths[docs[0] ? 1 : 0]);
 		goto out;
 	}
 	for (int r = 0; r < 2; r++) {
@@ -904,8 +950,13 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	}
 	subject = robot_subject(tree, who, what);
 	rsubj = xstrdup(subject);
+	report = bisect_body(j, dir, who, (const cJSON *const *)docs);
+	if (!report) {
+		error("report: %s: cannot compare the first bad commit with the good one", dir);
+		goto out;
+	}
 	mbox = assemble(o, &(struct built){
-		.subject = subject, .body = after_subject(report), .report_subject = rsubj,
+		.subject = subject, .body = report, .report_subject = rsubj,
 		.paths = (const char *const *)paths, .docs = (const cJSON *const *)docs,
 		.variants = variants, .git = o->maintainers_tree ? NULL : git, .commit = first,
 		.files = files, .nr_files = nf, .maint_dir = o->maintainers_tree,
@@ -922,7 +973,6 @@ out:
 	free(paths[0]);
 	free(paths[1]);
 	free(report);
-	free(rpath);
 	free(vpath);
 	free(variants);
 	free(who);

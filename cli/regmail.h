@@ -22,18 +22,22 @@ struct regmail_opts {
 	const char *tree_name;		/* the subject's [TREE]; NULL: from the tree */
 };
 
+/* The results files' names as the mail attaches them: base, then new. */
+extern const char *const regmail_attached[2];
+
 /*
  * The mail of the comparison of results @paths[1] against @paths[0]
- * (@docs, loaded), whose report is @report (report_text(), its first
- * line the subject). NULL after a message.
+ * (@docs, loaded), whose report is @report (report_text() of a
+ * comparison built with regmail_attached as its paths, its first line
+ * the subject). NULL after a message.
  */
 char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 			 const cJSON *const *docs, const char *report);
 
 /*
- * The mail of the bisection in @dir (slabbench bisect -o DIR, finished:
- * DIR/report.txt): the first bad commit against the good one, to the
- * people its files name. NULL after a message.
+ * The mail of the bisection in @dir (slabbench bisect -o DIR, finished):
+ * how it was found, then the report of the first bad commit against the
+ * good one, to the people its files name. NULL after a message.
  */
 char *regmail_bisect(const struct regmail_opts *o, const char *dir);
 

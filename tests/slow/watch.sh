@@ -71,7 +71,7 @@ sbwatch >"$TMP/w2.out" 2>"$TMP/w2.err"
 echo "# watch 2 (three commits, one slow): $((SECONDS - start)) s"
 check "watch 2: bisects to exactly the slowing commit" \
 	grep -q "^watch: ${slow:0:12} is the first bad commit" "$TMP/w2.out"
-grep -q "first bad commit" "$TMP/w2.out" || { cat "$TMP/w2.out"; tail -n 30 "$TMP/w2.err"; }
+grep -q "^watch: .* is the first bad commit" "$TMP/w2.out" || { cat "$TMP/w2.out"; tail -n 30 "$TMP/w2.err"; }
 mails=("$TMP"/state/outbox/*.mbox)
 check "watch 2: one mail in the outbox" test "${#mails[@]}" -eq 1 -a -f "${mails[0]}"
 check "watch 2: the sink received one message" test -f "$TMP/sink/1.eml" -a ! -f "$TMP/sink/2.eml"
