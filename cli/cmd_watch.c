@@ -319,18 +319,21 @@ static int bisect(const struct watch *w, const char *good, const char *bad, cons
 static int send_mail(const struct watch *w, const char *mbox, const char *from)
 {
 	char *from_opt = xasprintf("--from=%s", from), *out = NULL;
-	char *argv[12] = { "git", "send-email", "--confirm=never", "--quiet",
+	char *argv[12] = { "git", "send-email", "--confirm=never",
 			   "--suppress-cc=misc-by", "--suppress-cc=bodycc", from_opt };
-	int n = 7, ret;
+	int n = 6, ret;
 
 	if (!strcmp(w->send, "sendmail"))
 		argv[n++] = "--smtp-server=/usr/sbin/sendmail";
 	argv[n++] = (char *)mbox;
 	argv[n] = NULL;
 	ret = run_capture(argv, &out, NULL);
+	/* It exits 0 on an address it cannot use: only "Result:" says it went. */
+	if (!ret && !strstr(out ? out : "", "\nResult: "))
+		ret = -1;
 	free(out);
 	free(from_opt);
-	return ret ? error("watch: git send-email %s failed (see above)", mbox) : 0;
+	return ret ? error("watch: git send-email did not send %s (see above)", mbox) : 0;
 }
 
 /* The mail's From header, as git send-email's sender. */

@@ -13,7 +13,7 @@
 . tests/e2e/lib.sh
 
 L=$TMP/linux
-G=(git -C "$L" -c user.name=slabbench -c user.email=slabbench@localhost)
+G=(git -C "$L" -c user.name=slabbench -c user.email=slabbench@example.org)
 mkdir -p "$L"
 tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$L" --strip-components=1
 for p in vm/patches/6.1/*.patch; do
@@ -41,7 +41,7 @@ export GIT_CONFIG_COUNT=4 \
 	GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=127.0.0.1 \
 	GIT_CONFIG_KEY_1=sendemail.smtpServerPort GIT_CONFIG_VALUE_1="$port" \
 	GIT_CONFIG_KEY_2=user.name GIT_CONFIG_VALUE_2="slabbench watch" \
-	GIT_CONFIG_KEY_3=user.email GIT_CONFIG_VALUE_3=watch@localhost
+	GIT_CONFIG_KEY_3=user.email GIT_CONFIG_VALUE_3=watch@example.org
 
 sbwatch() {
 	"$SB" watch --tree="$L" --branch=master --baseline=HEAD~1 --state="$TMP/state" \
@@ -96,13 +96,13 @@ body = m.get_body(preferencelist=("plain",)).get_content()
 checks = {
     "To is the list MAINTAINERS names for mm/slub.c": "linux-mm@kvack.org" in to,
     "Cc holds SLAB ALLOCATOR's maintainers": "vbabka@suse.cz" in cc and "akpm@linux-foundation.org" in cc,
-    "Cc holds the commit's author": "slabbench@localhost" in cc,
+    "Cc holds the commit's author": "slabbench@example.org" in cc,
     "no list in Cc, no person in To": "linux-mm@kvack.org" not in cc and "vbabka@suse.cz" not in to,
     "the subject names tree, commit and title": subject.startswith("[slabbench] [linux:master] %s (\"mm/slub: spin a little in kmem_cache_alloc()\"): " % slow[:12]),
     "the subject names a regression with its size": subject.endswith("% regression") and "+" in subject,
     "it has a Message-Id": m["Message-Id"].startswith("<"),
     "attachments: config.diff, configs, reproduce.sh, results": sorted(names) == sorted(["config.diff", "config-base.gz", "config-new.gz", "reproduce.sh", "results-base.json.gz", "results-new.json.gz"]),
-    "the body has the tags": "| Reported-by: slabbench watch <watch@localhost>" in body,
+    "the body has the tags": "| Reported-by: slabbench watch <watch@example.org>" in body,
     "the body names the commit": slow[:12] in body,
 }
 for name, ok in checks.items():
