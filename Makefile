@@ -3,7 +3,7 @@
 #   make          the slabbench program and the guest agent (build/)
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep), A/A on
-#                  default, user trees and bisect (tests/slow)
+#                  default, user trees, bisect and the watcher (tests/slow)
 #   make demo     install what is missing, build the SLAB and SLUB guests,
 #                 run the whole catalogue on both, print the report of SLUB
 #                 against SLAB and draw the charts
