@@ -3,8 +3,8 @@
 #   make          the slabbench program and the guest agent (build/)
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep), A/A on
-#                  default, user trees and bisect, a local Slurm cluster and
-#                  distcc (tests/slow)
+#                  default, user trees, bisect and the watcher, a local
+#                  Slurm cluster and distcc (tests/slow)
 #   make demo     build the SLAB and SLUB guests, run the whole catalogue on
 #                 both, print the report of SLUB against SLAB and draw the
 #                 charts
@@ -24,9 +24,9 @@ CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
 	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LIBS := -lcjson -lgsl -lgslcblas -lm -pthread
+LIBS := -lcjson -lgsl -lgslcblas -lm -pthread -lz
 
-# Unit tests also link zlib: tests/unit/png.h checks the charts.
+# zlib: the mail's compressed attachments (and tests/unit/png.h reads the charts).
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry and the commands; so is the macro workloads'
 # parameter table, which the guest agent (vm/agent/) is built with too.
@@ -86,7 +86,7 @@ $(TCG_TESTS): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(TCG_LIB) $(T
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS) -lz
+	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)
 
 # The packages come before anything is compiled: the program links cJSON
 # and GSL.

@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "noise.h"
 #include "options.h"
+#include "regmail.h"
 #include "report.h"
 #include "util.h"
 
@@ -33,7 +34,7 @@ static int same_variants(const char *const *paths, const cJSON *const *docs, int
 int cmd_report(int argc, char **argv)
 {
 	static const struct usage usage = {
-		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]", .min_args = 2,
+		.cmd = "report", .args = "BASE.json NEW.json [MORE.json...]",
 		.max_args = -1,
 		.about = "Writes a regression report of NEW against BASE, at most 72 columns wide:\n"
 			 "a subject naming the strongest result of any kind (a hardware time, the\n"
@@ -49,10 +50,19 @@ int cmd_report(int argc, char **argv)
 			 "SLUB's 30% over SLAB appears only when the whole interval is above\n"
 			 "x1.30, does not when it is below, and is otherwise inconclusive.\n"
 			 "MORE are runs of BASE's and NEW's variants at other CPU counts (a\n"
-			 "--cpus sweep): the census ratio is then given at each count.\n",
+			 "--cpus sweep): the census ratio is then given at each count.\n"
+			 "\n"
+			 "--mbox=FILE writes the report as a mail in mbox form instead, as the\n"
+			 "kernel test robot sends one: To the lists and Cc the people that the\n"
+			 "tree's scripts/get_maintainer.pl names for the allocator's files (or,\n"
+			 "with --bisect, for the first bad commit's files, its author Cc'd too);\n"
+			 "the subject names the tree, the commit and the change; a variant from a\n"
+			 "patch series replies to the series' cover letter; attached are the\n"
+			 "configs' difference, reproduce.sh and the results, compressed.\n",
 	};
+	struct regmail_opts m = { 0 };
 	struct comparison c = { 0 };
-	const char *output = NULL, *phase = NULL;
+	const char *output = NULL, *phase = NULL, *mbox = NULL, *bisect = NULL;
 	double matters = CMP_MATTERS;
 	char *text = NULL, *noise_file = noise_path();
 	cJSON **docs = NULL, *noise = NULL;
@@ -67,6 +77,28 @@ int cmd_report(int argc, char **argv)
 		OPT_DOUBLE("matters", &matters, "PCT", 0, INFINITY, true,
 			   "the size of change that matters: the subject calls the\n"
 			   "times inconclusive when none could have found it"),
+		OPT_STRING(0, "mbox", &mbox, "FILE", "write a mail in mbox form to FILE (atomically)"),
+		OPT_STRING(0, "bisect", &bisect, "DIR",
+			   "with --mbox, instead of BASE and NEW: the mail\nof a finished bisection (bisect -o DIR)"),
+		{ .type = OPT_T_STRING, .name = "from", .value = &m.from, .argh = "ADDR",
+		  .help = "the sender", .deftext = "git config user.name and user.email" },
+		OPT_STRING(0, "to", &m.to, "LIST", "more recipients (comma-separated)"),
+		OPT_STRING(0, "cc", &m.cc, "LIST", "more Cc (comma-separated)"),
+		OPT_BOOLEAN(0, "no-maintainers", &m.no_maintainers,
+			    "only --to and --cc: get_maintainer.pl is not run"),
+		{ .type = OPT_T_STRING, .name = "maintainers-tree", .value = &m.maintainers_tree,
+		  .argh = "DIR", .help = "the kernel tree whose get_maintainer.pl answers",
+		  .deftext = "NEW's git tree, or its unpacked source" },
+		{ .type = OPT_T_STRING, .name = "reported-by", .value = &m.reported_by,
+		  .argh = "ADDR", .help = "the Reported-by: tag's identity", .deftext = "--from" },
+		OPT_STRING(0, "closes", &m.closes, "URL", "a Closes: tag (where the report is kept)"),
+		OPT_STRING(0, "link", &m.link, "URL", "a Link: tag"),
+		{ .type = OPT_T_STRING, .name = "in-reply-to", .value = &m.in_reply_to,
+		  .argh = "<ID>", .help = "the Message-Id the mail answers",
+		  .deftext = "a series' cover letter" },
+		{ .type = OPT_T_STRING, .name = "tree-name", .value = &m.tree_name,
+		  .argh = "NAME", .help = "the subject's [NAME]: \"linux:master\"",
+		  .deftext = "the tree's directory, or linux-RELEASE" },
 		OPT_END(),
 	};
 	const char **paths;
@@ -75,15 +107,47 @@ int cmd_report(int argc, char **argv)
 	if (first < 0)
 		return 2;
 	n = argc - first;
+	if ((bisect && (!mbox || n)) || (mbox && output)) {
+		error("report: %s", bisect && (!mbox || n) ?
+		      "--bisect=DIR takes --mbox and no results files" :
+		      "--mbox and --output: the one or the other");
+		free(noise_file);
+		return 2;
+	}
+	if (bisect) {
+		text = regmail_bisect(&m, bisect);
+		ret = text && !write_output(mbox, text) ? 0 : 1;
+		free(text);
+		free(noise_file);
+		return ret;
+	}
+	if (n < 2) {
+		error("report: BASE.json and NEW.json are needed (see --help)");
+		free(noise_file);
+		return 2;
+	}
 	paths = (const char **)argv + first;
+	if (mbox && n != 2) {
+		error("report: --mbox takes BASE and NEW only (it attaches both)");
+		goto out;
+	}
 	docs = compare_load(paths, n, false);
 	noise = noise_load(noise_file, &missing);
+	/* The mail's report names the files as they are attached. */
 	if (!docs || (!noise && !missing) || same_variants(paths, (const cJSON *const *)docs, n) ||
-	    compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise, noise_file))
+	    compare_build(&c, mbox ? regmail_attached : paths, (const cJSON *const *)docs, 2, 0.05,
+			  noise, noise_file))
 		goto out;
 	c.matters = matters;
 	text = report_text(&c, (const cJSON *const *)docs, n, phase);
-	ret = write_output(output, text) ? 1 : 0;
+	if (mbox) {
+		char *mail = regmail_comparison(&m, paths, (const cJSON *const *)docs, text);
+
+		ret = mail && !write_output(mbox, mail) ? 0 : 1;
+		free(mail);
+	} else {
+		ret = write_output(output, text) ? 1 : 0;
+	}
 out:
 	cJSON_Delete(noise);
 	free(noise_file);

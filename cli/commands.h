@@ -14,5 +14,6 @@ int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_noise(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "gnuplot charts of results: sizes, memory overhead, hit rates, scaling" },
 	{ "report", cmd_report, "a regression report of two results files, for a mail to linux-mm" },
 	{ "bisect", cmd_bisect, "the first commit of a git tree at which a metric regressed" },
+	{ "watch", cmd_watch, "follow a branch: test each new tip, bisect and mail a regression" },
 	{ "selftest", cmd_selftest, "the module's self-test and unload test in each guest (KTAP)" },
 };
 

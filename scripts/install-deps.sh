@@ -25,8 +25,9 @@ PACKAGES=(
 	patch ccache linux-source-6.1
 	# the guests
 	qemu-system-x86 busybox-static
-	# the slabbench program, its report and charts
-	libcjson-dev libgsl-dev jq gnuplot-nox
+	# the slabbench program, its report and charts; zlib for the report's
+	# mail (compressed attachments) and the unit tests' reading of charts
+	libcjson-dev libgsl-dev zlib1g-dev jq gnuplot-nox
 )
 case ${1:-all} in
 demo) ;;
@@ -42,8 +43,9 @@ all)
 		linux-perf
 		# user trees, bisect and their tests
 		git
-		# the unit tests read the charts' PNGs
-		zlib1g-dev
+		# the report's mail: git send-email (tests/e2e/mail.sh dry-runs and
+		# sends through it; it needs Mail::Address, a recommendation only)
+		git-email libmailtools-perl
 		# make check, besides checkpatch from linux-source-6.1
 		sparse shellcheck
 	) ;;

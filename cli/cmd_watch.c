@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slabbench watch: a branch of a user's tree, followed as the kernel test
+ * robot follows one. Each new tip is built, booted and run (the cost
+ * model by default: exact counts, one boot) and compared with the last
+ * good commit's results; a regression beyond the threshold is bisected
+ * (slabbench bisect), and the mail of the first bad commit is written
+ * into an outbox, and sent if asked. What was tested and what was
+ * reported is kept in STATE/watch.json: a regression is mailed once, a
+ * commit that does not build or boot is recorded and not retried.
+ */
+#define _GNU_SOURCE
+#include "commands.h"
+#include "compare.h"
+#include "json.h"
+#include "noise.h"
+#include "options.h"
+#include "regmail.h"
+#include "runner.h"
+#include "util.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+struct watch {
+	const char *tree, *branch, *baseline, *state, *outbox, *send;
+	const char *alloc_config, *workload, *metric;
+	double threshold;
+	long boots, poll;
+	struct vm_opts vm;
+	struct regmail_opts mail;
+};
+
+static char *git(const char *dir, ...)
+{
+	char *argv[16] = { "git", "-C", (char *)dir }, *out;
+	int n = 3;
+	va_list ap;
+
+	va_start(ap, dir);
+	while (n < 15 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	if (run_capture(argv, &out, NULL)) {
+		free(out);
+		return NULL;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+static char *resolve(const char *tree, const char *rev)
+{
+	char *spec = xasprintf("%s^{commit}", rev);
+	char *c = git(tree, "rev-parse", "--verify", "-q", spec, NULL);
+
+	free(spec);
+	return c;
+}
+
+static char *now_text(void)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(stamp);
+}
+
+static char *state_path(const struct watch *w)
+{
+	return xasprintf("%s/watch.json", w->state);
+}
+
+/*
+ * STATE/watch.json, or a new state from --baseline; NULL after a
+ * message when it belongs to another tree or branch or is not a state.
+ */
+static cJSON *state_load(const struct watch *w, const char *baseline)
+{
+	char *path = state_path(w), *text = read_file(path, NULL);
+	cJSON *s;
+
+	if (!text) {
+		s = cJSON_CreateObject();
+		cJSON_AddStringToObject(s, "tree", w->tree);
+		cJSON_AddStringToObject(s, "branch", w->branch);
+		cJSON_AddStringToObject(s, "baseline", baseline);
+		cJSON_AddStringToObject(s, "last_good", baseline);
+		cJSON_AddArrayToObject(s, "commits");
+		cJSON_AddArrayToObject(s, "reported");
+	} else if (!(s = cJSON_Parse(text)) || !cJSON_IsString(json_at(s, "last_good")) ||
+		   !cJSON_IsArray(json_at(s, "commits")) || !cJSON_IsArray(json_at(s, "reported"))) {
+		error("watch: %s: not a watch's state", path);
+		cJSON_Delete(s);
+		s = NULL;
+	} else if (strcmp(json_str_at(s, "tree"), w->tree) ||
+		   strcmp(json_str_at(s, "branch"), w->branch)) {
+		error("watch: %s: the state of %s branch %s, not of %s branch %s: give another "
+		      "--state", path, json_str_at(s, "tree"), json_str_at(s, "branch"), w->tree,
+		      w->branch);
+		cJSON_Delete(s);
+		s = NULL;
+	}
+	free(text);
+	free(path);
+	return s;
+}
+
+static int state_save(const struct watch *w, const cJSON *s)
+{
+	char *path = state_path(w), *text = cJSON_Print(s);
+	int ret = write_output(path, text);
+
+	free(text);
+	free(path);
+	return ret;
+}
+
+/* The record of @commit in the state, or NULL. */
+static const cJSON *tested(const cJSON *s, const char *commit)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, json_at(s, "commits"))
+		if (!strcmp(json_str_at(c, "commit"), commit))
+			return c;
+	return NULL;
+}
+
+static void record(cJSON *s, const char *commit, const char *verdict, const char *note)
+{
+	cJSON *c = cJSON_CreateObject();
+	char *t = now_text();
+
+	cJSON_AddStringToObject(c, "commit", commit);
+	cJSON_AddStringToObject(c, "verdict", verdict);
+	cJSON_AddStringToObject(c, "time", t);
+	if (note)
+		cJSON_AddStringToObject(c, "note", note);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "commits"), c);
+	free(t);
+}
+
+static char *results_path(const struct watch *w, const char *commit)
+{
+	return xasprintf("%s/%.12s.json", w->state, commit);
+}
+
+/* Builds, boots and runs @commit as the variant watch-COMMIT; 0 or the runner's status. */
+static int run_commit(const struct watch *w, const char *commit)
+{
+	char *vpath = xasprintf("%s/variants", w->state), *name = xasprintf("watch-%.12s", commit);
+	char *out = results_path(w, commit), *line = NULL;
+	struct runner_opts o = {
+		.vm = w->vm, .allocs = name, .workload = w->workload, .output = out,
+		.boots = w->boots, .quiet = true,
+	};
+	char *text = read_file(vpath, NULL);
+	int ret = 0;
+
+	if (!access(out, F_OK))
+		goto out;
+	line = xasprintf("%s %s@%s %s\n", name, w->tree, commit, w->alloc_config);
+	if (!text || !strstr(text, line)) {
+		FILE *f = fopen(vpath, "a");
+
+		if (!f || fputs(line, f) < 0)
+			ret = error("watch: %s: %s", vpath, strerror(errno));
+		if (f && fclose(f))
+			ret = error("watch: %s: %s", vpath, strerror(errno));
+	}
+	setenv("SLABBENCH_VARIANTS", vpath, 1);
+	if (!ret)
+		ret = runner_run(&o);
+out:
+	free(text);
+	free(line);
+	free(out);
+	free(name);
+	free(vpath);
+	return ret;
+}
+
+/* TEST.METRIC as bisect takes it: the test's name when it names one row, else its number. */
+static char *metric_name(const struct comparison *c, const struct cmp_row *row)
+{
+	int same = 0;
+
+	for (int i = 0; i < c->nr_rows; i++)
+		if (!strcmp(c->rows[i].test_name, row->test_name) &&
+		    !strcmp(c->rows[i].metric, row->metric))
+			same++;
+	if (same == 1)
+		return xasprintf("%s.%s", row->test_name, row->metric);
+	return xasprintf("%d.%s", row->test + 1, row->metric);
+}
+
+/*
+ * The tip's results against the last good commit's: the regression to
+ * bisect (its TEST.METRIC and change), the largest beyond the threshold
+ * that compare calls a change, among the rows --metric names (else every
+ * row outside a sweep). *metric NULL: none. -1 after a message.
+ */
+static int judge(const struct watch *w, const char *good, const char *tip, char **metric,
+		 double *pct)
+{
+	char *paths[2] = { results_path(w, good), results_path(w, tip) };
+	char *noise_file = noise_path();
+	struct comparison c = { 0 };
+	cJSON **docs, *noise;
+	bool missing = false;
+	const struct cmp_row *worst = NULL;
+	int ret = -1;
+
+	*metric = NULL;
+	docs = compare_load((const char *const *)paths, 2, false);
+	noise = noise_load(noise_file, &missing);
+	if (!docs || (!noise && !missing) ||
+	    compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
+			  noise, noise_file))
+		goto out;
+	for (int i = 0; i < c.nr_rows; i++) {
+		const struct cmp_row *row = &c.rows[i];
+		const struct cmp_cell *x = &row->cells[0];
+		char *name = metric_name(&c, row);
+		bool named = w->metric ? !strcmp(name, w->metric) : !row->labels;
+
+		free(name);
+		if (named && x->present && x->has_pct && x->significant && x->worse &&
+		    fabs(x->pct) >= w->threshold &&
+		    (!worst || fabs(x->pct) > fabs(worst->cells[0].pct)))
+			worst = row;
+	}
+	if (worst) {
+		*metric = metric_name(&c, worst);
+		*pct = worst->cells[0].pct;
+	}
+	ret = 0;
+out:
+	compare_free(&c);
+	compare_unload(docs, 2);
+	cJSON_Delete(noise);
+	free(noise_file);
+	free(paths[0]);
+	free(paths[1]);
+	return ret;
+}
+
+static char *self_exe(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n < 0)
+		return NULL;
+	self[n] = '\0';
+	if (n > 10 && !strcmp(self + n - 10, " (deleted)"))
+		self[n - 10] = '\0';
+	return xstrdup(self);
+}
+
+/* slabbench bisect of good..bad on @metric into @dir; 0 when it named a first bad commit. */
+static int bisect(const struct watch *w, const char *good, const char *bad, const char *metric,
+		  const char *dir)
+{
+	char *self = self_exe(), *args[24], *out = NULL;
+	char *opt[20];
+	int n = 0, k = 0, ret;
+
+	if (!self)
+		return error("watch: /proc/self/exe: %s", strerror(errno));
+	args[n++] = self;
+	args[n++] = "bisect";
+	args[n++] = opt[k++] = xasprintf("--tree=%s", w->tree);
+	args[n++] = opt[k++] = xasprintf("--good=%s", good);
+	args[n++] = opt[k++] = xasprintf("--bad=%s", bad);
+	args[n++] = opt[k++] = xasprintf("--alloc-config=%s", w->alloc_config);
+	args[n++] = opt[k++] = xasprintf("--workload=%s", w->workload);
+	args[n++] = opt[k++] = xasprintf("--metric=%s", metric);
+	args[n++] = opt[k++] = xasprintf("--threshold=%.17g", w->threshold);
+	args[n++] = opt[k++] = xasprintf("--accel=%s", w->vm.accel);
+	args[n++] = opt[k++] = xasprintf("--boots=%ld", w->boots);
+	if (w->vm.cpus_list.n)
+		args[n++] = opt[k++] = xasprintf("--cpus=%ld", w->vm.cpus_list.v[0]);
+	if (w->vm.mem)
+		args[n++] = opt[k++] = xasprintf("--mem=%ld", w->vm.mem);
+	if (w->vm.cmdline)
+		args[n++] = opt[k++] = xasprintf("--cmdline=%s", w->vm.cmdline);
+	if (w->vm.cost_geometry)
+		args[n++] = opt[k++] = xasprintf("--caches=%s", w->vm.cost_geometry);
+	args[n++] = opt[k++] = xasprintf("--output=%s", dir);
+	args[n] = NULL;
+	ret = run_capture(args, &out, NULL);
+	if (out)
+		fputs(out, stdout);
+	free(out);
+	for (int i = 0; i < k; i++)
+		free(opt[i]);
+	free(self);
+	return ret ? error("watch: slabbench bisect of %.12s..%.12s failed (see %s)", good, bad,
+			   dir) : 0;
+}
+
+/* git send-email on @mbox: the user's sendemail.* settings, or sendmail. */
+static int send_mail(const struct watch *w, const char *mbox, const char *from)
+{
+	char *from_opt = xasprintf("--from=%s", from), *out = NULL;
+	char *argv[12] = { "git", "send-email", "--confirm=never",
+			   "--suppress-cc=misc-by", "--suppress-cc=bodycc", from_opt };
+	int n = 6, ret;
+
+	if (!strcmp(w->send, "sendmail"))
+		argv[n++] = "--smtp-server=/usr/sbin/sendmail";
+	argv[n++] = (char *)mbox;
+	argv[n] = NULL;
+	ret = run_capture(argv, &out, NULL);
+	/* It exits 0 on an address it cannot use: only "Result:" says it went. */
+	if (!ret && !strstr(out ? out : "", "\nResult: "))
+		ret = -1;
+	free(out);
+	free(from_opt);
+	return ret ? error("watch: git send-email did not send %s (see above)", mbox) : 0;
+}
+
+/* The mail's From header, as git send-email's sender. */
+static char *mail_from(const char *mbox)
+{
+	char *text = read_file(mbox, NULL), *p = text ? strstr(text, "\nFrom: ") : NULL, *f;
+
+	f = p ? strndup(p + 7, strcspn(p + 7, "\n")) : NULL;
+	free(text);
+	return f;
+}
+
+static bool reported(const cJSON *s, const char *first, const char *metric)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, json_at(s, "reported"))
+		if (!strcmp(json_str_at(r, "commit"), first) &&
+		    !strcmp(json_str_at(r, "metric"), metric))
+			return true;
+	return false;
+}
+
+/*
+ * The regression of @tip from @good on @metric: bisected, mailed once.
+ * 0 when it was reported (now or before); *unsent when its mail could
+ * not be sent (it stays in the outbox, "sent": false in the state).
+ */
+static int regression(const struct watch *w, cJSON *s, const char *good, const char *tip,
+		      const char *metric, double pct, bool *unsent)
+{
+	char *dir = xasprintf("%s/bisect-%.12s-%.12s", w->state, good, tip);
+	char *first = NULL, *mail = NULL, *mbox = NULL, *from = NULL;
+	char *report = xasprintf("%s/report.txt", dir);
+	cJSON *r;
+	int ret = -1;
+
+	printf("watch: %.12s: %s %+.1f%% against %.12s: bisecting\n", tip, metric, pct, good);
+	fflush(stdout);
+	/* A bisection an earlier call did not finish starts again. */
+	if (access(report, F_OK) && !access(dir, F_OK)) {
+		char *argv[] = { "rm", "-rf", dir, NULL }, *out = NULL;
+
+		run_capture(argv, &out, NULL);
+		free(out);
+	}
+	if (access(report, F_OK) && bisect(w, good, tip, metric, dir))
+		goto out;
+	first = regmail_first_bad(dir);
+	if (!first) {
+		error("watch: %s: the bisection named no first bad commit", dir);
+		goto out;
+	}
+	if (reported(s, first, metric)) {
+		printf("watch: %.12s was reported already (%s)\n", first, metric);
+		ret = 0;
+		goto out;
+	}
+	mail = regmail_bisect(&w->mail, dir);
+	mbox = xasprintf("%s/%.12s-%s.mbox", w->outbox, first, metric);
+	if (!mail || mkdir_p(w->outbox) || write_output(mbox, mail))
+		goto out;
+	r = cJSON_CreateObject();
+	cJSON_AddStringToObject(r, "commit", first);
+	cJSON_AddStringToObject(r, "metric", metric);
+	cJSON_AddNumberToObject(r, "pct", pct);
+	cJSON_AddStringToObject(r, "bisect", dir);
+	cJSON_AddStringToObject(r, "mail", mbox);
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "reported"), r);
+	printf("watch: %.12s is the first bad commit: %s\n", first, mbox);
+	ret = 0;
+	if (w->send) {
+		from = mail_from(mbox);
+		*unsent = from ? send_mail(w, mbox, from) : error("watch: %s has no From", mbox);
+		cJSON_AddBoolToObject(r, "sent", !*unsent);
+		if (!*unsent)
+			printf("watch: sent %s\n", mbox);
+	}
+out:
+	free(from);
+	free(report);
+	free(mbox);
+	free(mail);
+	free(first);
+	free(dir);
+	return ret;
+}
+
+/*
+ * One look at the branch: its tip, if new, is tested first (a tip that
+ * does not build or boot needs no baseline to be recorded), then judged
+ * against the last good commit. 0, or 1 when something failed.
+ */
+static int watch_once(const struct watch *w, const char *baseline)
+{
+	cJSON *s = state_load(w, baseline);
+	char *tip = NULL, *good, *metric = NULL;
+	bool unsent = false;
+	double pct = 0;
+	int ret = 1;
+
+	if (!s)
+		return 1;
+	good = xstrdup(json_str_at(s, "last_good"));
+	tip = resolve(w->tree, w->branch);
+	if (!tip) {
+		error("watch: %s has no branch %s", w->tree, w->branch);
+		goto out;
+	}
+	if (!strcmp(tip, good) || tested(s, tip)) {
+		printf("watch: %s at %.12s: nothing new\n", w->branch, tip);
+		ret = state_save(w, s) ? 1 : 0;
+		goto out;
+	}
+	printf("watch: %s at %.12s: testing it against %.12s\n", w->branch, tip, good);
+	fflush(stdout);
+	if (run_commit(w, tip)) {
+		printf("watch: %.12s did not build, boot or run its workload: recorded\n", tip);
+		record(s, tip, "broken", "it did not build, boot or run its workload");
+		ret = state_save(w, s) ? 1 : 0;
+		goto out;
+	}
+	if (run_commit(w, good)) {
+		error("watch: the last good commit %.12s did not build, boot or run", good);
+		goto out;
+	}
+	if (judge(w, good, tip, &metric, &pct))
+		goto out;
+	if (!metric) {
+		printf("watch: %.12s is good against %.12s\n", tip, good);
+		record(s, tip, "good", NULL);
+		cJSON_ReplaceItemInObject(s, "last_good", cJSON_CreateString(tip));
+		ret = state_save(w, s) ? 1 : 0;
+		goto out;
+	}
+	if (regression(w, s, good, tip, metric, pct, &unsent)) {
+		record(s, tip, "regressed", "its regression was not bisected and reported");
+		state_save(w, s);
+		goto out;
+	}
+	/* Reported: later commits are judged against the regressed level. */
+	record(s, tip, "regressed", metric);
+	cJSON_ReplaceItemInObject(s, "last_good", cJSON_CreateString(tip));
+	ret = state_save(w, s) || unsent ? 1 : 0;
+out:
+	free(metric);
+	free(tip);
+	free(good);
+	cJSON_Delete(s);
+	return ret;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	static const struct usage usage = {
+		.cmd = "watch",
+		.about = "Follows BRANCH of the git tree DIR: each new tip is built, booted and run\n"
+			 "(variant TREE@COMMIT with the --alloc-config fragments, as bisect does)\n"
+			 "and compared with the last good commit, first --baseline. A change\n"
+			 "for the worse of PCT percent or more that compare calls a change (the\n"
+			 "cost model's counts: any change) is bisected, and the mail of the first\n"
+			 "bad commit ('report --mbox --bisect') goes into the outbox, and is sent\n"
+			 "with --send. STATE/watch.json keeps what was tested and reported: a\n"
+			 "regression is mailed once; a commit that does not build or boot is\n"
+			 "recorded, never retried nor reported. Once per call (for cron), or\n"
+			 "every --poll seconds.\n",
+	};
+	static const char *const sends[] = { "git", "sendmail", NULL };
+	struct watch w = {
+		.alloc_config = "base alloc-slub", .workload = "cost", .threshold = 5,
+		.vm = { .accel = "cost", .numa = 1 },
+	};
+	const char *state = NULL, *outbox = NULL;
+	char *tree = NULL, *baseline = NULL, *workload = NULL, *abs = NULL, *lock = NULL;
+	int ret = 2, fd = -1;
+	struct opt opts[] = {
+		OPT_STRING(0, "tree", &w.tree, "DIR", "the git tree (only read)"),
+		OPT_STRING(0, "branch", &w.branch, "BRANCH", "the branch to follow"),
+		OPT_STRING(0, "baseline", &w.baseline, "REV",
+			   "the first good commit (when the state is new)"),
+		{ .type = OPT_T_STRING, .name = "state", .value = &state, .argh = "DIR",
+		  .help = "the state, results and bisections", .deftext = "results/watch-BRANCH" },
+		{ .type = OPT_T_STRING, .name = "outbox", .value = &outbox, .argh = "DIR",
+		  .help = "where the mails are written", .deftext = "STATE/outbox" },
+		OPT_CHOICE("send", &w.send, "HOW", sends,
+			   "send each mail with git send-email (its\nsendemail.* settings) or "
+			   "through sendmail"),
+		{ .type = OPT_T_STRING, .name = "alloc-config", .value = &w.alloc_config,
+		  .argh = "LIST", .help = "the variant's config, as bisect takes it",
+		  .deftext = "\"base alloc-slub\"" },
+		OPT_STRING(0, "workload", &w.workload, "FILE",
+			   "a workload file, or a name in workloads/"),
+		OPT_STRING(0, "metric", &w.metric, "TEST.METRIC",
+			   "watch this one metric (else every metric\noutside a sweep)"),
+		OPT_DOUBLE("threshold", &w.threshold, "PCT", 0, 1000, true,
+			   "the smallest change in percent that is a regression"),
+		OPT_VM(&w.vm, 1),
+		{ .type = OPT_T_LONG, .name = "boots", .value = &w.boots, .argh = "N", .min = 1,
+		  .max = 100, .help = "boots per commit",
+		  .deftext = "1 with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
+		OPT_INTEGER("poll", &w.poll, "S", 0, 86400 * 7, "s",
+			    "look again every S seconds (0: once, for cron)"),
+		{ .type = OPT_T_STRING, .name = "from", .value = &w.mail.from, .argh = "ADDR",
+		  .help = "the mail's sender", .deftext = "git config user.name and user.email" },
+		OPT_STRING(0, "to", &w.mail.to, "LIST", "more recipients (comma-separated)"),
+		OPT_STRING(0, "cc", &w.mail.cc, "LIST", "more Cc (comma-separated)"),
+		OPT_BOOLEAN(0, "no-maintainers", &w.mail.no_maintainers,
+			    "only --to and --cc: get_maintainer.pl is not run"),
+		{ .type = OPT_T_STRING, .name = "reported-by", .value = &w.mail.reported_by,
+		  .argh = "ADDR", .help = "the Reported-by: tag's identity", .deftext = "--from" },
+		{ .type = OPT_T_STRING, .name = "tree-name", .value = &w.mail.tree_name,
+		  .argh = "NAME", .help = "the subject's [NAME]", .deftext = "DIRNAME:BRANCH" },
+		OPT_END(),
+	};
+
+	if (options_parse(&usage, opts, argc, argv) < 0)
+		return 2;
+	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
+	if (!w.tree || !w.branch || !w.baseline) {
+		error("watch: --tree, --branch and --baseline are needed");
+		goto out;
+	}
+	tree = realpath(w.tree, NULL);
+	if (!tree) {
+		error("watch: --tree: %s: %s", w.tree, strerror(errno));
+		goto out;
+	}
+	if (strpbrk(tree, " \t\n")) {
+		error("watch: --tree: %s: a path with blanks cannot be a variant's tree", tree);
+		goto out;
+	}
+	w.tree = tree;
+	baseline = resolve(tree, w.baseline);
+	if (!baseline) {
+		error("watch: --baseline: %s has no revision '%s'", tree, w.baseline);
+		goto out;
+	}
+	if (!w.boots)
+		w.boots = strcmp(w.vm.accel, "cost") ? RUN_BOOTS : 1;
+	if (strcmp(w.vm.accel, "cost") && w.boots < CMP_MIN_BOOTS) {
+		error("watch: --boots=%ld: a time is judged across %d boots or more (or use "
+		      "--accel=cost)", w.boots, CMP_MIN_BOOTS);
+		goto out;
+	}
+	workload = workload_resolve(w.workload);
+	w.workload = workload;
+	if (state) {
+		abs = mkdir_p(state) ? NULL : realpath(state, NULL);
+	} else {
+		char *s = xasprintf("results/watch-%s", w.branch);
+
+		for (char *p = s + strlen("results/watch-"); *p; p++)
+			if (*p == '/')
+				*p = '-';
+		abs = mkdir_p(s) ? NULL : realpath(s, NULL);
+		free(s);
+	}
+	if (!abs)
+		goto out;
+	w.state = abs;
+	lock = xasprintf("%s/lock", abs);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {
+		error("watch: %s: another watch is running on this state", lock);
+		goto out;
+	}
+	{
+		char *ob = outbox ? xstrdup(outbox) : xasprintf("%s/outbox", abs);
+		char *tn = NULL;
+
+		w.outbox = ob;
+		if (!w.mail.tree_name) {
+			char *base = strrchr(tree, '/');
+
+			tn = xasprintf("%s:%s", base ? base + 1 : tree, w.branch);
+			w.mail.tree_name = tn;
+		}
+		do {
+			ret = watch_once(&w, baseline);
+			if (w.poll)
+				sleep(w.poll);
+		} while (w.poll);
+		free(tn);
+		free(ob);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	free(abs);
+	free(workload);
+	free(baseline);
+	free(tree);
+	return ret;
+}
