@@ -83,10 +83,10 @@ done
 # test command and nothing besides.
 for target in test test-slow bench check; do
 	check "make $target installs what is missing first" \
-		test "$(make -n "$target" 2>/dev/null | head -n 1)" = scripts/install-deps.sh
+		test "$(make -n --no-print-directory "$target" 2>/dev/null | head -n 1)" = scripts/install-deps.sh
 done
 check "make demo installs what is missing first" \
-	test "$(make -n demo 2>/dev/null | head -n 1)" = "scripts/install-deps.sh demo"
+	test "$(make -n --no-print-directory demo 2>/dev/null | head -n 1)" = "scripts/install-deps.sh demo"
 check ".ci/run runs the README's test command alone" \
 	test "$(grep -vE '^(#|set |cd |$)' .ci/run)" = "make test"
 check "the README's first screen gives make demo and make test" \
