@@ -39,27 +39,6 @@ struct bisect {
 	struct vm_opts vm;
 };
 
-/* git -C @dir ARGS..., its output without the last newline; NULL on failure. */
-static char *git(const char *dir, ...)
-{
-	char *argv[16] = { "git", "-C", (char *)dir }, *out;
-	int n = 3, ret;
-	va_list ap;
-
-	va_start(ap, dir);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	ret = run_capture(argv, &out, NULL);
-	if (ret) {
-		free(out);
-		return NULL;
-	}
-	out[strcspn(out, "\n")] = '\0';
-	return out;
-}
-
 static char *repo_path(const struct bisect *b)
 {
 	return xasprintf("%s/repo.git", b->dir);
@@ -282,7 +261,7 @@ static int step(const char *dir)
 	if (load(dir, &b, &j))
 		return STEP_ABORT;
 	repo = repo_path(&b);
-	commit = git(repo, "rev-parse", "BISECT_HEAD", NULL);
+	commit = git_line(repo, "rev-parse", "BISECT_HEAD", NULL);
 	if (!commit) {
 		error("bisect: %s: no BISECT_HEAD", repo);
 		ret = STEP_ABORT;
@@ -309,7 +288,7 @@ static int step(const char *dir)
 static char *commit_title(const struct bisect *b, const char *commit)
 {
 	char *repo = repo_path(b);
-	char *t = git(repo, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", commit, NULL);
+	char *t = git_line(repo, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", commit, NULL);
 
 	free(repo);
 	return t ? t : xasprintf("%.12s", commit);
@@ -323,7 +302,7 @@ static char *commit_title(const struct bisect *b, const char *commit)
  */
 static char *subject_line(const struct bisect *b, const char *commit, double pct)
 {
-	char *repo = repo_path(b), *subj = git(repo, "log", "-1", "--format=%s", commit, NULL);
+	char *repo = repo_path(b), *subj = git_line(repo, "log", "-1", "--format=%s", commit, NULL);
 	char *colon = subj ? strstr(subj, ": ") : NULL, *line = NULL;
 	const char *names[] = { b->metric, strchr(b->metric, '.') + 1 };
 
@@ -457,7 +436,7 @@ static char *bisect_run(const struct bisect *b)
 	/* Rebuilt while bisecting: the steps run the program now at that path. */
 	if (n > 10 && !strcmp(self + n - 10, " (deleted)"))
 		self[n - 10] = '\0';
-	started = git(repo, "bisect", "start", "--no-checkout", b->bad, b->good, NULL);
+	started = git_line(repo, "bisect", "start", "--no-checkout", b->bad, b->good, NULL);
 	if (!started) {
 		error("bisect: git bisect start failed in %s", repo);
 		goto out;
@@ -474,7 +453,7 @@ static char *bisect_run(const struct bisect *b)
 		error("bisect: git bisect run found no first bad commit (log: %s)", log);
 		fprintf(stderr, "%s", out ? out : "");
 	}
-	free(git(repo, "bisect", "reset", NULL));
+	free(git_line(repo, "bisect", "reset", NULL));
 out:
 	free(out);
 	free(step_arg);
@@ -506,12 +485,10 @@ static void print_figures(const struct bisect *b, const char *first, const struc
 /* A revision of @tree as its full commit id, or NULL after a message. */
 static char *resolve(const char *tree, const char *what, const char *rev)
 {
-	char *spec = xasprintf("%s^{commit}", rev);
-	char *c = git(tree, "rev-parse", "--verify", "-q", spec, NULL);
+	char *c = git_commit(tree, rev);
 
 	if (!c)
 		error("bisect: --%s: %s has no revision '%s'", what, tree, rev);
-	free(spec);
 	return c;
 }
 
@@ -531,7 +508,7 @@ static int check_args(struct bisect *b, char **tree, char **good, char **bad)
 		return error("bisect: --tree: %s: %s", b->tree, strerror(errno));
 	if (strpbrk(*tree, " \t\n"))
 		return error("bisect: --tree: %s: a path with blanks cannot be a variant's tree", *tree);
-	gitdir = git(*tree, "rev-parse", "--git-dir", NULL);
+	gitdir = git_line(*tree, "rev-parse", "--git-dir", NULL);
 	if (!gitdir)
 		return error("bisect: --tree: %s is not a git tree", *tree);
 	free(gitdir);
@@ -622,7 +599,7 @@ int cmd_bisect(int argc, char **argv)
 		error("bisect: %s holds a bisection already: give another -o", b.dir);
 		goto out;
 	}
-	cloned = git(b.dir, "clone", "-q", "--bare", "--shared", tree, repo, NULL);
+	cloned = git_line(b.dir, "clone", "-q", "--bare", "--shared", tree, repo, NULL);
 	if (!cloned) {
 		error("bisect: cannot clone %s into %s", tree, repo);
 		goto out;

@@ -41,34 +41,6 @@ struct watch {
 	struct regmail_opts mail;
 };
 
-static char *git(const char *dir, ...)
-{
-	char *argv[16] = { "git", "-C", (char *)dir }, *out;
-	int n = 3;
-	va_list ap;
-
-	va_start(ap, dir);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	if (run_capture(argv, &out, NULL)) {
-		free(out);
-		return NULL;
-	}
-	out[strcspn(out, "\n")] = '\0';
-	return out;
-}
-
-static char *resolve(const char *tree, const char *rev)
-{
-	char *spec = xasprintf("%s^{commit}", rev);
-	char *c = git(tree, "rev-parse", "--verify", "-q", spec, NULL);
-
-	free(spec);
-	return c;
-}
-
 static char *now_text(void)
 {
 	char stamp[32];
@@ -438,7 +410,7 @@ static int watch_once(const struct watch *w, const char *baseline)
 	if (!s)
 		return 1;
 	good = xstrdup(json_str_at(s, "last_good"));
-	tip = resolve(w->tree, w->branch);
+	tip = git_commit(w->tree, w->branch);
 	if (!tip) {
 		error("watch: %s has no branch %s", w->tree, w->branch);
 		goto out;
@@ -566,7 +538,7 @@ int cmd_watch(int argc, char **argv)
 		goto out;
 	}
 	w.tree = tree;
-	baseline = resolve(tree, w.baseline);
+	baseline = git_commit(tree, w.baseline);
 	if (!baseline) {
 		error("watch: --baseline: %s has no revision '%s'", tree, w.baseline);
 		goto out;

@@ -28,35 +28,14 @@
 const char *const regmail_attached[2] = { "results-base.json", "results-new.json" };
 static const char *const attached_gz[2] = { "results-base.json.gz", "results-new.json.gz" };
 
-/* Runs argv (NULL-terminated varargs); its output without the last newline, or NULL. */
-static char *cmd_out(const char *first, ...)
-{
-	char *argv[32] = { (char *)first }, *out = NULL;
-	int n = 1;
-	va_list ap;
-
-	va_start(ap, first);
-	while (n < 31 && (argv[n] = va_arg(ap, char *)))
-		n++;
-	va_end(ap);
-	argv[n] = NULL;
-	if (run_capture(argv, &out, NULL)) {
-		free(out);
-		return NULL;
-	}
-	while (*out && out[strlen(out) - 1] == '\n')
-		out[strlen(out) - 1] = '\0';
-	return out;
-}
-
 static char *sender(const struct regmail_opts *o)
 {
 	char *name, *email, *from;
 
 	if (o->from)
 		return xstrdup(o->from);
-	name = cmd_out("git", "config", "user.name", NULL);
-	email = cmd_out("git", "config", "user.email", NULL);
+	name = run_words("git", "config", "user.name", NULL);
+	email = run_words("git", "config", "user.email", NULL);
 	if (!email || !*email) {
 		error("report: no sender: give --from, or set git config user.email");
 		from = NULL;
@@ -589,7 +568,7 @@ static void side_of(const cJSON *doc, struct side *s)
 
 	memset(s, 0, sizeof(*s));
 	if (git_variant(tree, &s->git, &s->commit)) {
-		s->title = cmd_out("git", "-C", s->git, "log", "-1", "--format=%s", s->commit, NULL);
+		s->title = run_words("git", "-C", s->git, "log", "-1", "--format=%s", s->commit, NULL);
 	} else if ((s->series = series_path(tree))) {
 		char *first = series_first(s->series);
 
@@ -926,10 +905,10 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 		free(variants);
 		variants = v;
 	}
-	who = cmd_out("git", "-C", git, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", first,
+	who = run_words("git", "-C", git, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", first,
 		      NULL);
-	author = cmd_out("git", "-C", git, "log", "-1", "--format=%an <%ae>", first, NULL);
-	files_out = cmd_out("git", "-C", git, "diff-tree", "--no-commit-id", "--name-only", "-r",
+	author = run_words("git", "-C", git, "log", "-1", "--format=%an <%ae>", first, NULL);
+	files_out = run_words("git", "-C", git, "diff-tree", "--no-commit-id", "--name-only", "-r",
 			    first, NULL);
 	what = bisect_change(dir, first, json_str_at(j, "metric"));
 	if (!who || !files_out || !what) {

@@ -148,10 +148,14 @@ int percent_change_ci(const struct summary *a, const struct summary *b, double a
 	return 0;
 }
 
-int difference_ci(const struct summary *a, const struct summary *b, double alpha,
-		  double *lo, double *hi)
+/*
+ * Welch's standard error of b - a and its Satterthwaite degrees of
+ * freedom; -1 when a side has fewer than 2 values or the spread is not
+ * finite. With no spread at all *se is 0 and *df undefined.
+ */
+static int welch(const struct summary *a, const struct summary *b, double *se, double *df)
 {
-	double va, vb, se2, d = b->mean - a->mean, q;
+	double va, vb, se2;
 
 	if (a->n < 2 || b->n < 2)
 		return -1;
@@ -160,34 +164,39 @@ int difference_ci(const struct summary *a, const struct summary *b, double alpha
 	se2 = va + vb;
 	if (!isfinite(se2))
 		return -1;
-	if (se2 == 0) {
+	*se = sqrt(se2);
+	*df = se2 ? satterthwaite(va / se2, a->n, vb / se2, b->n) : NAN;
+	return 0;
+}
+
+int difference_ci(const struct summary *a, const struct summary *b, double alpha,
+		  double *lo, double *hi)
+{
+	double se, df, d = b->mean - a->mean, q;
+
+	if (welch(a, b, &se, &df))
+		return -1;
+	if (se == 0) {
 		*lo = *hi = d;
 		return 0;
 	}
-	q = gsl_cdf_tdist_Qinv(alpha / 2, satterthwaite(va / se2, a->n, vb / se2, b->n));
-	*lo = d - q * sqrt(se2);
-	*hi = d + q * sqrt(se2);
+	q = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	*lo = d - q * se;
+	*hi = d + q * se;
 	return 0;
 }
 
 int detectable_difference(const struct summary *a, const struct summary *b, double alpha,
 			  double power, double gate, double *d)
 {
-	double va, vb, se2, df, se;
+	double df, se;
 
-	if (a->n < 2 || b->n < 2)
+	if (welch(a, b, &se, &df))
 		return -1;
-	va = a->stddev * a->stddev / a->n;
-	vb = b->stddev * b->stddev / b->n;
-	se2 = va + vb;
-	if (!isfinite(se2))
-		return -1;
-	if (se2 == 0) {
+	if (se == 0) {
 		*d = gate;
 		return 0;
 	}
-	se = sqrt(se2);
-	df = satterthwaite(va / se2, a->n, vb / se2, b->n);
 	*d = fmax(gate, gsl_cdf_tdist_Qinv(alpha / 2, df) * se) +
 	     gsl_cdf_tdist_Pinv(power, df) * se;
 	return 0;

@@ -325,3 +325,59 @@ int run_capture(char *const argv[], char **out, size_t *len)
 			return error("waitpid: %s", strerror(errno));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+#define MAX_WORDS 32
+
+/* run_words() of @pre's @n words and then @ap's. */
+static char *run_vwords(const char *const *pre, int n, va_list ap)
+{
+	char *argv[MAX_WORDS + 1], *out = NULL;
+	size_t len;
+
+	memcpy(argv, pre, n * sizeof(*argv));
+	while (n < MAX_WORDS && (argv[n] = va_arg(ap, char *)))
+		n++;
+	argv[n] = NULL;
+	if (run_capture(argv, &out, NULL)) {
+		free(out);
+		return NULL;
+	}
+	len = strlen(out);
+	while (len && out[len - 1] == '\n')
+		out[--len] = '\0';
+	return out;
+}
+
+char *run_words(const char *first, ...)
+{
+	va_list ap;
+	char *out;
+
+	va_start(ap, first);
+	out = run_vwords(&first, 1, ap);
+	va_end(ap);
+	return out;
+}
+
+char *git_line(const char *dir, ...)
+{
+	const char *pre[] = { "git", "-C", dir };
+	va_list ap;
+	char *out;
+
+	va_start(ap, dir);
+	out = run_vwords(pre, 3, ap);
+	va_end(ap);
+	if (out)
+		out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+char *git_commit(const char *dir, const char *rev)
+{
+	char *spec = xasprintf("%s^{commit}", rev);
+	char *c = git_line(dir, "rev-parse", "--verify", "-q", spec, NULL);
+
+	free(spec);
+	return c;
+}

@@ -54,4 +54,13 @@ int parse_long(const char *s, long min, long max, long *out);
  * passed through. Returns the exit status, or -1 if it could not run.
  */
 int run_capture(char *const argv[], char **out, size_t *len);
+/*
+ * Runs the NULL-terminated words @first, ...; its output without the
+ * trailing newlines, or NULL when it could not run or exited non-zero.
+ */
+char *run_words(const char *first, ...) __attribute__((sentinel));
+/* git -C @dir ARGS... (NULL-terminated): the first line of its output, or NULL. */
+char *git_line(const char *dir, ...) __attribute__((sentinel));
+/* The full commit id that @rev names in the git tree @dir, or NULL. */
+char *git_commit(const char *dir, const char *rev);
 #endif
