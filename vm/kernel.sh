@@ -271,6 +271,11 @@ variant_hash() {
 		for f in "${FRAGS[@]}"; do cat "$f"; done
 		echo "recipe $KERNEL_RECIPE"
 		gcc --version | head -n 1
+		# Kconfig reads these from the host too (PAHOLE_VERSION, 6.12's
+		# RUSTC_VERSION): a kernel configured before one was installed is
+		# not the one configured after.
+		pahole --version 2>/dev/null || echo "no pahole"
+		rustc --version 2>/dev/null || echo "no rustc"
 	} | sha256sum | cut -c1-12
 }
 
