@@ -877,10 +877,11 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
  */
 static char *task_key(const struct variant_run *v, const struct vm_config *c)
 {
-	return xasprintf("%s %s %s %s %s %d %d %d %s %s\n%s", c->kernel, v->rg.g.module,
+	return xasprintf("%s %s %s %s %s %d %d %d %d %s %s %s\n%s", c->kernel, v->rg.g.module,
 			 v->rg.g.initramfs, v->perf ? "perf" : "-", c->accel, c->cpus,
-			 c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
-			 c->cost_geometry ? c->cost_geometry : "", plan_text(v->plan));
+			 c->possible_cpus, c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
+			 c->cost_geometry ? c->cost_geometry : "", c->cpu_model ? c->cpu_model : "-",
+			 plan_text(v->plan));
 }
 
 /* DIR/slurm/NAME-cpusN[-numaM]-bootB: a boot's task directory, the same on resubmission. */

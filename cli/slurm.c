@@ -73,8 +73,10 @@ int slurm_task_save(const char *dir, const struct vm_config *c, const char *key)
 	add_str(o, "initrd", c->initrd);
 	add_str(o, "accel", c->accel);
 	add_str(o, "cost_geometry", c->cost_geometry);
+	add_str(o, "cpu_model", c->cpu_model);
 	add_str(o, "cmdline", c->cmdline);
 	cJSON_AddNumberToObject(o, "cpus", c->cpus);
+	cJSON_AddNumberToObject(o, "possible_cpus", c->possible_cpus);
 	cJSON_AddNumberToObject(o, "numa_nodes", c->numa_nodes);
 	cJSON_AddNumberToObject(o, "mem_mb", c->mem_mb);
 	cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
@@ -145,7 +147,8 @@ int slurm_task_run(const char *list)
 	c = (struct vm_config){
 		.label = str(t, "label"), .kernel = str(t, "kernel"), .initrd = str(t, "initrd"),
 		.dir = dir, .accel = str(t, "accel"), .cost_geometry = str(t, "cost_geometry"),
-		.cmdline = str(t, "cmdline"), .cpus = (int)num(t, "cpus"),
+		.cpu_model = str(t, "cpu_model"), .cmdline = str(t, "cmdline"),
+		.cpus = (int)num(t, "cpus"), .possible_cpus = (int)num(t, "possible_cpus"),
 		.numa_nodes = (int)num(t, "numa_nodes"), .mem_mb = (int)num(t, "mem_mb"),
 		.timeout_s = num(t, "timeout_s"),
 		.single_thread = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "single_thread")),
