@@ -27,13 +27,22 @@ int main(void)
 	struct vm_config c = {
 		.label = "slub", .kernel = "/k/bzImage", .initrd = "/k/initrd", .accel = "cost",
 		.cpus = 1, .numa_nodes = 1, .mem_mb = 512, .timeout_s = 600,
+		.cpu_model = "Haswell-v4", .possible_cpus = 4,
 	};
+	char *saved, *path;
 	struct vm_outcome o;
 
 	if (!dir)
 		return 1;
 	c.dir = dir;
 	CHECK(slurm_task_save(dir, &c, "key 1") == 0, "a task is written");
+	path = xasprintf("%s/task.json", dir);
+	saved = read_file(path, NULL);
+	CHECK(saved && strstr(saved, "\"cpu_model\":\t\"Haswell-v4\"") &&
+	      strstr(saved, "\"possible_cpus\":\t4"),
+	      "the task keeps the guest's CPU model and possible CPUs");
+	free(saved);
+	free(path);
 	CHECK(!slurm_task_done(dir, "key 1"), "a task without an outcome is not done");
 	CHECK(slurm_outcome_load(dir, &o) == -1, "and has no outcome to load");
 	put(dir, "outcome.json", "{\"status\": 0, \"accel\": \"cost\", \"tcg_thread\": \"single\","
