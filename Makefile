@@ -22,19 +22,23 @@ BUILD := build
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
-	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Itcg -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm -pthread -lz
 
 # zlib: the mail's compressed attachments (and tests/unit/png.h reads the charts).
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry and the commands; so is the macro workloads'
-# parameter table, which the guest agent (vm/agent/) is built with too.
+# parameter table, which the guest agent (vm/agent/) is built with too,
+# and the cost model's cache levels, whose parser checks --caches before
+# any boot with the plugin's own rules.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
 AGENT_SRC := $(wildcard vm/agent/*.c)
 AGENT_HDRS := $(wildcard vm/agent/*.h) include/uapi/linux/slabbench.h
-CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c
-CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h
+CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c \
+	tcg/cachesim.c
+CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h \
+	tcg/cachesim.h
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # The cost-model plugin (tcg/) is loaded by QEMU, not linked with the

@@ -601,6 +601,8 @@ static void boot_finish(void *ctx, int task, int slot)
 
 	(void)slot;
 	if (t->booted) {
+		/* vm_boot() said why: QEMU's words, or what it lacked to start. */
+		cJSON_AddStringToObject(boot, "error", vm_status_name(VM_START_FAILED));
 		v->failed = true;
 		goto out;
 	}

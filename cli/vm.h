@@ -105,6 +105,11 @@ struct vm_outcome {
 	char *cost_path;
 };
 
+/*
+ * Boots @c and fills @o with how it went. -1 after a message when no
+ * guest ran: QEMU or its accelerator missing, or QEMU refusing to start
+ * (its options, a plugin), in QEMU's own words from qemu.log.
+ */
 int vm_boot(const struct vm_config *c, struct vm_outcome *o);
 void vm_outcome_free(struct vm_outcome *o);
 const char *vm_status_name(enum vm_status s);
