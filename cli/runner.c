@@ -189,8 +189,8 @@ static cJSON *string_lines(const char *text)
 	return a;
 }
 
-static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
-			   const struct workload *w, const char *cmdline)
+static cJSON *new_document(const struct vm_config *c, const struct guest *g,
+			   const struct workload *w)
 {
 	cJSON *doc = cJSON_CreateObject(), *host, *vm, *kernel, *tests;
 	char hostname[256] = "", stamp[32], *model, *alloc;
@@ -213,12 +213,12 @@ static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
 		cJSON_AddStringToObject(host, "kernel", u.release);
 
 	vm = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
-	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
-	cJSON_AddNumberToObject(vm, "numa_nodes", o->numa);
-	cJSON_AddNumberToObject(vm, "possible_cpus", o->possible ? o->possible : o->cpus);
-	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
-	cJSON_AddStringToObject(vm, "cmdline", cmdline);
+	cJSON_AddStringToObject(vm, "accel_requested", c->accel);
+	cJSON_AddNumberToObject(vm, "cpus", c->cpus);
+	cJSON_AddNumberToObject(vm, "numa_nodes", c->numa_nodes);
+	cJSON_AddNumberToObject(vm, "possible_cpus", c->possible_cpus);
+	cJSON_AddNumberToObject(vm, "mem_mb", c->mem_mb);
+	cJSON_AddStringToObject(vm, "cmdline", c->cmdline);
 
 	kernel = cJSON_AddObjectToObject(doc, "kernel");
 	cJSON_AddStringToObject(kernel, "variant", g->variant);
@@ -332,15 +332,15 @@ static char *sibling(const char *path, const char *suffix)
 
 /* DIR/VARIANT-WORKLOAD-cpusN[-numaM]-TIME.json: each point of a sweep apart. */
 static char *default_output(const char *dir, const char *variant, const struct workload *w,
-			    const struct vm_opts *vm)
+			    long cpus, long nodes)
 {
 	char stamp[32], numa[32] = "";
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	if (vm->numa > 1)
-		snprintf(numa, sizeof(numa), "-numa%ld", vm->numa);
-	return xasprintf("%s/%s-%s-cpus%ld%s-%s.json", dir, variant, w->name, vm->cpus, numa,
+	if (nodes > 1)
+		snprintf(numa, sizeof(numa), "-numa%ld", nodes);
+	return xasprintf("%s/%s-%s-cpus%ld%s-%s.json", dir, variant, w->name, cpus, numa,
 			 stamp);
 }
 
@@ -377,19 +377,13 @@ int runner_guest_open(struct runner_guest *rg, const char *variant, const struct
 	return 0;
 }
 
-int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf)
+int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf, long cpus,
+		       double timeout_s)
 {
 	if (guest_stage(&rg->g, plan, perf, &rg->stage))
 		return -1;
-	rg->stage.vm.accel = rg->vm->accel;
-	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
-	rg->stage.vm.cpu_model = rg->vm->cpu_model;
-	rg->stage.vm.cpus = rg->vm->cpus;
-	rg->stage.vm.numa_nodes = rg->vm->numa;
-	rg->stage.vm.possible_cpus = rg->vm->possible;
-	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
+	vm_config_set(&rg->stage.vm, rg->vm, cpus, timeout_s);
 	rg->stage.vm.cmdline = rg->cmdline;
-	rg->stage.vm.timeout_s = rg->vm->timeout;
 	return 0;
 }
 
@@ -471,7 +465,7 @@ static void cost_boot(const struct variant_run *v, cJSON *vm, cJSON *boot,
 			cJSON_AddNumberToObject(m, "format", cf.version);
 			cJSON_AddStringToObject(m, "geometry", cf.geometry);
 			cJSON_AddStringToObject(m, "requested", v->rg.vm->cost_geometry ?
-							    v->rg.vm->cost_geometry : "");
+								    v->rg.vm->cost_geometry : "");
 		}
 		if (copy_file(r->cost_path, keep) == 0)
 			cJSON_AddStringToObject(boot, "cost_file", keep);
@@ -502,7 +496,7 @@ struct boot_task {
  */
 struct point_run {
 	const struct runner_opts *o;
-	struct vm_opts vm;	/* this CPU count's; the guests keep a pointer to it */
+	long cpus;
 	struct variant_run *runs;
 	int nr;
 	struct boot_task *tasks;
@@ -552,7 +546,7 @@ static bool boot_start(void *ctx, int task, int slot)
 		/* The progress line is one guest's: with several, the run's line says it. */
 		t->vm.expected_results = 0;
 		progress("%d guests at once: boot %d of %s (%ld vCPUs) starting", (int)p->o->jobs,
-			 t->index, v->rg.g.variant, v->rg.vm->cpus);
+			 t->index, v->rg.g.variant, p->cpus);
 	}
 	boot = t->boot = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(v->doc, "boots"), boot);
@@ -641,7 +635,7 @@ static void boot_finish(void *ctx, int task, int slot)
 		free(why);
 		why = cause;
 	}
-	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus,
+	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.stage.vm.cpus,
 			 t->index);
 	ret = runner_verdict(what, r, why);
 	if (ret) {
@@ -656,9 +650,10 @@ out:
 	free(t->host_cpus);
 }
 
-/* Builds (if needed) and stages @variant for @vm; v->doc stays NULL on failure. */
+/* Builds (if needed) and stages @variant at @cpus vCPUs; v->doc stays NULL on failure. */
 static void variant_open(struct variant_run *v, const char *variant, const struct vm_opts *vm,
-			 const struct workload *w, const bool *profiled, bool slub_sysfs, long jobs)
+			 long cpus, const struct workload *w, const bool *profiled,
+			 bool slub_sysfs, long jobs)
 {
 	char *config_path;
 
@@ -671,9 +666,8 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 		fprintf(stderr, "slabbench: %s: %.*s\n", variant, (int)strcspn(l, "\n"), l);
 	v->plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
 	v->perf = needs_perf(profiled, w);
-	if (runner_guest_stage(&v->rg, v->plan, v->perf))
+	if (runner_guest_stage(&v->rg, v->plan, v->perf, cpus, w->timeout_s))
 		return;
-	v->rg.stage.vm.timeout_s = vm_timeout_s(vm, w->timeout_s, vm->cpus);
 	v->rg.stage.vm.expected_results = w->nr_tests;
 	/* The results say so (vm.tcg_thread); remote and parallel then take turns. */
 	v->rg.stage.vm.single_thread = uses_kprobes(w);
@@ -683,7 +677,7 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->alloc_config = read_file(v->rg.g.alloc_config, NULL);
 	if (!v->alloc_config)
 		v->alloc_config = xstrdup("");
-	v->doc = new_document(vm, &v->rg.g, w, v->rg.cmdline);
+	v->doc = new_document(&v->rg.stage.vm, &v->rg.g, w);
 	add_config_base(v->doc, &v->rg.g, v->build_config);
 }
 
@@ -813,10 +807,8 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 		       char **variants, int nr, const struct workload *w, const bool *profiled,
 		       bool one_file)
 {
-	*p = (struct point_run){ .o = o, .vm = o->vm, .runs = xcalloc(nr, sizeof(*p->runs)),
+	*p = (struct point_run){ .o = o, .cpus = cpus, .runs = xcalloc(nr, sizeof(*p->runs)),
 				 .nr = nr };
-	p->vm.cpus = cpus;
-	p->vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
 		struct variant_run *v = &p->runs[i];
 		int same = 0;
@@ -827,9 +819,10 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 			same += !strcmp(variants[j], variants[i]);
 		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
 		v->out = one_file ? xstrdup(o->output) :
-			 default_output(o->output ? o->output : "results", name, w, &p->vm);
+			 default_output(o->output ? o->output : "results", name, w, cpus,
+					o->vm.numa);
 		v->name = name;
-		variant_open(v, variants[i], &p->vm, w, profiled, o->slub_sysfs, o->jobs);
+		variant_open(v, variants[i], &o->vm, cpus, w, profiled, o->slub_sysfs, o->jobs);
 		if (v->doc) {
 			cJSON *d = cJSON_GetObjectItemCaseSensitive(v->doc, "vm");
 
@@ -879,7 +872,7 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
  */
 static char *task_key(const struct variant_run *v, const struct vm_config *c)
 {
-	return xasprintf("%s %s %s %s %s %d %d %d %d %s %s %s\n%s", c->kernel, v->rg.g.module,
+	return xasprintf("%s %s %s %s %s %ld %ld %ld %ld %s %s %s\n%s", c->kernel, v->rg.g.module,
 			 v->rg.g.initramfs, v->perf ? "perf" : "-", c->accel, c->cpus,
 			 c->possible_cpus, c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
 			 c->cost_geometry ? c->cost_geometry : "", c->cpu_model ? c->cpu_model : "-",
@@ -892,8 +885,8 @@ static char *task_dir(const struct runner_opts *o, const struct boot_task *t)
 	char numa[32] = "";
 
 	if (t->vm.numa_nodes > 1)
-		snprintf(numa, sizeof(numa), "-numa%d", t->vm.numa_nodes);
-	return xasprintf("%s/slurm/%s-cpus%d%s-boot%d", o->output ? o->output : "results",
+		snprintf(numa, sizeof(numa), "-numa%ld", t->vm.numa_nodes);
+	return xasprintf("%s/slurm/%s-cpus%ld%s-boot%d", o->output ? o->output : "results",
 			 t->v->name, t->vm.cpus, numa, t->index);
 }
 
@@ -930,7 +923,7 @@ static int run_slurm(const struct runner_opts *o, char **variants, int nr,
 			bt->vm.dir = dirs[at];
 			key = task_key(bt->v, &bt->vm);
 			if (mkdir_p(dirs[at]) || (!slurm_task_done(dirs[at], key) &&
-						 slurm_task_save(dirs[at], &bt->vm, key))) {
+						 slurm_task_save(dirs[at], &bt->vm, &o->vm, w->timeout_s, key))) {
 				bt->v->failed = true;
 			} else if (!slurm_task_done(dirs[at], key)) {
 				/* A stale outcome must not stand for this submission's boot. */
@@ -957,7 +950,7 @@ static int run_slurm(const struct runner_opts *o, char **variants, int nr,
 			if (bt->booted) {
 				char *log = xasprintf("%s/%d.log", jobdir, index[at]);
 
-				error("%s guest (%d vCPUs), boot %d: Slurm task %d left no outcome "
+				error("%s guest (%ld vCPUs), boot %d: Slurm task %d left no outcome "
 				      "(its log: %s; the guest's console: %s/console.log)",
 				      bt->v->rg.g.variant, bt->vm.cpus, bt->index, index[at], log,
 				      dirs[at]);

@@ -151,22 +151,27 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 			return error("%s: --numa=%ld: %ld CPUs do not split evenly over %ld nodes "
 				     "(give --cpus multiples of %ld)", cmd, v->numa, l->v[i], v->numa,
 				     v->numa);
-	v->cpus = l->v[0];
 	return 0;
 }
 
-long vm_mem_mb(const struct vm_opts *v, long cpus)
+void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, double timeout_s)
 {
+	c->accel = v->accel;
+	c->cost_geometry = v->cost_geometry;
+	c->cpu_model = v->cpu_model;
+	c->cpus = cpus;
+	c->numa_nodes = v->numa;
+	c->possible_cpus = v->possible ? v->possible : cpus;
 	if (v->mem)
-		return v->mem;
-	return cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU : VM_MB_DEFAULT;
-}
-
-double vm_timeout_s(const struct vm_opts *v, double base, long cpus)
-{
+		c->mem_mb = v->mem;
+	else
+		c->mem_mb = cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU :
+								  VM_MB_DEFAULT;
 	if (v->timeout)
-		return v->timeout;
-	return cpus > VM_CPUS_PER_TIMEOUT ? base * cpus / VM_CPUS_PER_TIMEOUT : base;
+		c->timeout_s = v->timeout;
+	else
+		c->timeout_s = cpus > VM_CPUS_PER_TIMEOUT ? timeout_s * cpus / VM_CPUS_PER_TIMEOUT :
+							    timeout_s;
 }
 
 const char *vm_status_name(enum vm_status s)
@@ -342,20 +347,20 @@ static bool tcg_single_thread(const struct vm_config *c)
  */
 static int numa_args(char **argv, int n, const struct vm_config *c)
 {
-	int per;
+	long per;
 
 	if (c->numa_nodes < 2)
 		return n;
 	per = c->cpus / c->numa_nodes;
-	for (int i = 0; i < c->numa_nodes; i++) {
-		int mb = c->mem_mb / c->numa_nodes + (i < c->mem_mb % c->numa_nodes);
+	for (long i = 0; i < c->numa_nodes; i++) {
+		long mb = c->mem_mb / c->numa_nodes + (i < c->mem_mb % c->numa_nodes);
 
 		argv[n++] = xstrdup("-object");
-		argv[n++] = xasprintf("memory-backend-ram,id=m%d,size=%dM", i, mb);
+		argv[n++] = xasprintf("memory-backend-ram,id=m%ld,size=%ldM", i, mb);
 		argv[n++] = xstrdup("-numa");
-		argv[n++] = per > 1 ? xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", i, i * per,
-						(i + 1) * per - 1, i) :
-				      xasprintf("node,nodeid=%d,cpus=%d,memdev=m%d", i, i, i);
+		argv[n++] = per > 1 ? xasprintf("node,nodeid=%ld,cpus=%ld-%ld,memdev=m%ld", i,
+						i * per, (i + 1) * per - 1, i) :
+				      xasprintf("node,nodeid=%ld,cpus=%ld,memdev=m%ld", i, i, i);
 	}
 	return n;
 }
@@ -432,15 +437,15 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 	 * sit on different nodes.
 	 */
 	if (c->numa_nodes > 1)
-		argv[n++] = xasprintf("%d,sockets=%d,cores=%d,threads=1", c->cpus,
+		argv[n++] = xasprintf("%ld,sockets=%ld,cores=%ld,threads=1", c->cpus,
 				      c->numa_nodes, c->cpus / c->numa_nodes);
 	else if (c->possible_cpus > c->cpus)
 		/* The rest are listed in ACPI's MADT as disabled: possible, as on hosts. */
-		argv[n++] = xasprintf("%d,maxcpus=%d", c->cpus, c->possible_cpus);
+		argv[n++] = xasprintf("%ld,maxcpus=%ld", c->cpus, c->possible_cpus);
 	else
-		argv[n++] = xasprintf("%d", c->cpus);
+		argv[n++] = xasprintf("%ld", c->cpus);
 	argv[n++] = xstrdup("-m");
-	argv[n++] = xasprintf("%d", c->mem_mb);
+	argv[n++] = xasprintf("%ld", c->mem_mb);
 	n = numa_args(argv, n, c);
 	argv[n++] = xstrdup("-kernel");
 	argv[n++] = xstrdup(c->kernel);
