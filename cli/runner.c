@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner (see runner.h): a workload's plan, the boots of each
- * allocator with a record per boot, and the results saved atomically.
+ * The runner (see runner.h): the boots of each allocator, interleaved,
+ * locally (-j) or as a Slurm array, with a record per boot, and the
+ * results saved atomically. The guest's plan is in runplan.c, the
+ * document a run starts with in rundoc.c.
  */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -11,6 +13,7 @@
 #include "plan.h"
 #include "json.h"
 #include "results.h"
+#include "rundoc.h"
 #include "schema.h"
 #include "slurm.h"
 #include "stats.h"
@@ -18,11 +21,9 @@
 #include "workload.h"
 
 #include <errno.h>
-#include <linux/slabbench.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,254 +71,6 @@ static bool uses_kprobes(const struct workload *w)
 		if (!strcmp(w->tests[i].test, "hitrate"))
 			return true;
 	return false;
-}
-
-/*
- * One snapshot, frames WHAT.@when. Memory counters settle first (vmstat
- * is per-CPU). /proc/slabinfo and SLUB's sysfs come right after the
- * census, so that they are compared at nearly the same point
- * (census_checks()).
- */
-static void plan_snapshots(struct plan *p, const char *when, bool slub_sysfs)
-{
-	static const struct {
-		const char *what, *path;
-	} files[] = {
-		{ PLAN_MEMINFO, "/proc/meminfo" },
-		{ PLAN_CENSUS, SB_PATH_CENSUS },
-		{ PLAN_SLABINFO, "/proc/slabinfo" },
-	};
-	char *name;
-
-	plan_write(p, "/proc/sys/vm/stat_refresh", "1");
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		name = xasprintf("%s.%s", files[i].what, when);
-		plan_file(p, name, files[i].path);
-		free(name);
-	}
-	if (!slub_sysfs)
-		return;
-	name = xasprintf("%s.%s", PLAN_SLUB_SYSFS, when);
-	plan_attrs(p, name, "/sys/kernel/slab", "slabs", "partial", "objects", "total_objects",
-		   "cpu_slabs", NULL);
-	free(name);
-}
-
-/*
- * While test @i holds its objects: the allocator's own view of the held
- * cache for overhead (its extra.slabinfo_check), then the census phases
- * its workload entry asks for, then the objects are released.
- */
-static void plan_held(struct plan *p, const struct workload_test *t, int i, bool slub_sysfs)
-{
-	if (!strcmp(t->test, "overhead")) {
-		char *name = xasprintf(PLAN_HELD "%d", i);
-
-		plan_file(p, name, "/proc/slabinfo");
-		free(name);
-	}
-	for (int k = 0; k < t->nr_census; k++) {
-		char *when = xasprintf("t%d.%s", i, t->census[k].name);
-
-		if (t->census[k].seconds < 0)
-			plan_write(p, SB_PATH_CENSUS, SB_CENSUS_SHRINK);
-		else
-			plan_wait(p, t->census[k].seconds);
-		plan_snapshots(p, when, slub_sysfs);
-		free(when);
-	}
-	plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
-}
-
-struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config,
-			 bool slub_sysfs)
-{
-	struct plan *p = plan_new();
-
-	plan_file(p, PLAN_INFO, SB_PATH_INFO);
-	plan_file(p, PLAN_CATALOGUE, SB_PATH_TESTS);
-	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
-	if (w->boot_userspace)
-		plan_userspace(p, PLAN_USERSPACE);
-	if (w->after_boot_s)
-		plan_wait(p, w->after_boot_s);
-	plan_snapshots(p, "before", slub_sysfs);
-	if (guest_config)
-		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
-	for (int i = 0; i < w->nr_tests; i++) {
-		bool macro = macro_known(w->tests[i].test);
-		const char *verb = macro ? SB_VERB_MACRO : SB_VERB_RUN;
-		char *spec = macro ? macro_spec(w->tests[i].spec) : xstrdup(w->tests[i].spec);
-
-		if (profiled[i])
-			plan_profile(p, verb, spec);
-		else if (macro)
-			plan_macro(p, spec);
-		else
-			plan_run(p, spec);
-		free(spec);
-		if (w->tests[i].holds)
-			plan_held(p, &w->tests[i], i, slub_sysfs);
-	}
-	plan_snapshots(p, "after", slub_sysfs);
-	return p;
-}
-
-static char *cpu_model(void)
-{
-	char *info = read_file("/proc/cpuinfo", NULL), *p, *model;
-
-	p = info ? strstr(info, "model name") : NULL;
-	if (p && (p = strchr(p, ':'))) {
-		p += 1 + strspn(p + 1, " \t");
-		model = strndup(p, strcspn(p, "\n"));
-	} else {
-		model = xstrdup("unknown");
-	}
-	free(info);
-	return model;
-}
-
-static cJSON *string_lines(const char *text)
-{
-	cJSON *a = cJSON_CreateArray();
-	char *copy = xstrdup(text ? text : ""), *save = NULL, *line;
-
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		cJSON_AddItemToArray(a, cJSON_CreateString(line));
-	free(copy);
-	return a;
-}
-
-static cJSON *new_document(const struct vm_config *c, const struct guest *g,
-			   const struct workload *w)
-{
-	cJSON *doc = cJSON_CreateObject(), *host, *vm, *kernel, *tests;
-	char hostname[256] = "", stamp[32], *model, *alloc;
-	struct utsname u;
-	time_t now = time(NULL);
-
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
-	cJSON_AddStringToObject(doc, "tool", "slabbench " SLABBENCH_VERSION);
-	cJSON_AddStringToObject(doc, "status", "partial");
-	cJSON_AddStringToObject(doc, "created", stamp);
-
-	host = cJSON_AddObjectToObject(doc, "host");
-	gethostname(hostname, sizeof(hostname) - 1);
-	cJSON_AddStringToObject(host, "hostname", hostname);
-	model = cpu_model();
-	cJSON_AddStringToObject(host, "cpu_model", model);
-	free(model);
-	if (!uname(&u))
-		cJSON_AddStringToObject(host, "kernel", u.release);
-
-	vm = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(vm, "accel_requested", c->accel);
-	cJSON_AddNumberToObject(vm, "cpus", c->cpus);
-	cJSON_AddNumberToObject(vm, "numa_nodes", c->numa_nodes);
-	cJSON_AddNumberToObject(vm, "possible_cpus", c->possible_cpus);
-	cJSON_AddNumberToObject(vm, "mem_mb", c->mem_mb);
-	cJSON_AddStringToObject(vm, "cmdline", c->cmdline);
-
-	kernel = cJSON_AddObjectToObject(doc, "kernel");
-	cJSON_AddStringToObject(kernel, "variant", g->variant);
-	cJSON_AddStringToObject(kernel, "tree", g->tree);
-	cJSON_AddStringToObject(kernel, "release", g->release);
-	cJSON_AddStringToObject(kernel, "build_hash", g->hash);
-	alloc = read_file(g->alloc_config, NULL);
-	cJSON_AddItemToObject(kernel, "allocator_config", string_lines(alloc));
-	free(alloc);
-	/* Equal for kernels that differ only in the allocator lines. */
-	cJSON_AddStringToObject(kernel, "common_config_sha256", g->common_sha256);
-	/* All of them, for a report to show how two kernels' configs differ. */
-	alloc = read_file(g->common_config, NULL);
-	cJSON_AddItemToObject(kernel, "common_config_lines", string_lines(alloc));
-	free(alloc);
-	cJSON_AddItemToObject(kernel, "lacks", string_lines(g->lacks));
-
-	cJSON_AddItemToObject(doc, "workload", cJSON_Duplicate(w->json, 1));
-	tests = cJSON_AddArrayToObject(doc, "tests");
-	for (int i = 0; i < w->nr_tests; i++) {
-		cJSON *t = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(t, "test", w->tests[i].test);
-		cJSON_AddStringToObject(t, "spec", w->tests[i].spec);
-		cJSON_AddItemToArray(tests, t);
-	}
-	cJSON_AddObjectToObject(doc, "guest");
-	cJSON_AddArrayToObject(doc, "boots");
-	return doc;
-}
-
-/* The preemption model a .config chose: what a reviewer asks about first. */
-static const char *preempt_model(const char *config)
-{
-	static const struct {
-		const char *line, *model;
-	} models[] = {
-		{ "CONFIG_PREEMPT_RT=y", "PREEMPT_RT" },
-		{ "CONFIG_PREEMPT=y", "PREEMPT" },
-		{ "CONFIG_PREEMPT_VOLUNTARY=y", "PREEMPT_VOLUNTARY" },
-		{ "CONFIG_PREEMPT_NONE=y", "PREEMPT_NONE" },
-	};
-
-	for (size_t i = 0; config && i < ARRAY_SIZE(models); i++) {
-		const char *p = strstr(config, models[i].line);
-		size_t n = strlen(models[i].line);
-
-		/* Whole lines only: CONFIG_PREEMPT=y is in CONFIG_PREEMPT_RT=y's neighbourhood. */
-		if (p && (p == config || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
-			return models[i].model;
-	}
-	return "?";
-}
-
-/*
- * The value @config gives CONFIG_@name: its text after '=', or "n" when
- * the line says it is not set or there is none.
- */
-static char *config_value(const char *config, const char *name)
-{
-	char *key = xasprintf("\nCONFIG_%s=", name);
-	const char *p = config ? strstr(config, key) : NULL;
-	char *v;
-
-	if (p) {
-		p += strlen(key);
-		v = xasprintf("%.*s", (int)strcspn(p, "\n"), p);
-	} else {
-		v = xstrdup("n");
-	}
-	free(key);
-	return v;
-}
-
-/*
- * Where the kernel's config came from, its family and preemption model,
- * and the options that change what an alloc+free costs or what the
- * caches hold: a reader compares these first between a small and a
- * distro kernel.
- */
-static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
-{
-	static const char *const slab_options[] = {
-		"MEMCG", "MEMCG_KMEM", "SLAB_FREELIST_RANDOM", "SLAB_FREELIST_HARDENED",
-		"INIT_ON_ALLOC_DEFAULT_ON", "INIT_ON_FREE_DEFAULT_ON", "SHUFFLE_PAGE_ALLOCATOR",
-		"HARDENED_USERCOPY", "SLUB_CPU_PARTIAL", "KFENCE", "NUMA", "NR_CPUS", "HZ",
-	};
-	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel"), *opts;
-
-	cJSON_AddStringToObject(kernel, "config_base", g->config_base);
-	cJSON_AddStringToObject(kernel, "config_family", g->config_family);
-	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
-	opts = cJSON_AddObjectToObject(kernel, "slab_options");
-	for (size_t i = 0; i < ARRAY_SIZE(slab_options); i++) {
-		char *v = config_value(build_config, slab_options[i]);
-
-		cJSON_AddStringToObject(opts, slab_options[i], v);
-		free(v);
-	}
 }
 
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
@@ -677,8 +430,7 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->alloc_config = read_file(v->rg.g.alloc_config, NULL);
 	if (!v->alloc_config)
 		v->alloc_config = xstrdup("");
-	v->doc = new_document(&v->rg.stage.vm, &v->rg.g, w);
-	add_config_base(v->doc, &v->rg.g, v->build_config);
+	v->doc = rundoc_new(&v->rg.stage.vm, &v->rg.g, w, v->build_config);
 }
 
 /*
