@@ -8,7 +8,8 @@
 #   make demo     build the SLAB and SLUB guests, run the whole catalogue on
 #                 both, print the report of SLUB against SLAB and draw the
 #                 charts
-#   make check    checkpatch, sparse and shellcheck (scripts/check.sh)
+#   make check    checkpatch, sparse, shellcheck and gcc's static analyser
+#                 (scripts/check.sh)
 #   make bench    the harness's own speed: boot-to-ready and build times
 #   make deps     install every Debian package slabbench and its tests need
 #
@@ -115,6 +116,16 @@ demo:
 check: deps
 	scripts/check.sh
 
+# gcc -fanalyzer over the host's C and the guest agent, each file built
+# as for the program (warnings are errors): paths through a function
+# that dereference NULL, leak, use what is uninitialised or freed. gcc's
+# own, whatever CC is. scripts/check.sh says why this analyser.
+ANALYZER := gcc -fanalyzer -c -o /dev/null
+analyze:
+	@for f in cli/*.c vm/agent/macro_table.c $(TCG_LIB) tcg/slabbench-cost.c; do \
+		$(ANALYZER) $(SB_CFLAGS) -pthread $$f || exit 1; done
+	@for f in $(AGENT_SRC); do $(ANALYZER) -std=gnu11 $(WARN) -Iinclude/uapi $$f || exit 1; done
+
 bench: deps
 	$(MAKE) all
 	$(BUILD)/slabbench bench
@@ -122,4 +133,4 @@ bench: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test test-slow deps demo check bench clean
+.PHONY: all test test-slow deps demo check analyze bench clean

@@ -178,7 +178,7 @@ static bool names_test(const struct cmp_row *row, const char *test)
 static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 {
 	char *paths[2] = { results_path(b, b->good), results_path(b, commit) };
-	char *test = xstrdup(b->metric), *metric = strchr(test, '.');
+	char *test = xstrdup(b->metric), *metric = test + strcspn(test, ".");
 	char *noise_file = noise_path();
 	struct comparison c = { 0 };
 	const struct cmp_row *row = NULL;
@@ -186,7 +186,9 @@ static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 	bool missing = false;
 	int ret = -1, rows = 0;
 
-	*metric++ = '\0';
+	/* A state without TEST.METRIC names no row, which is refused below. */
+	if (*metric)
+		*metric++ = '\0';
 	docs = compare_load((const char *const *)paths, 2, false);
 	noise = noise_load(noise_file, &missing);
 	if (!docs || (!noise && !missing) ||
@@ -198,7 +200,7 @@ static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 			row = row ? row : &c.rows[i];
 			rows++;
 		}
-	if (rows != 1 || !row->cells[0].present || !row->cells[0].has_pct) {
+	if (!row || rows > 1 || !row->cells[0].present || !row->cells[0].has_pct) {
 		error("bisect: %s: %s names %d rows with a change (it must name one: give the "
 		      "test's number in the workload, or a workload without a sweep)", paths[1],
 		      b->metric, rows);
@@ -435,7 +437,7 @@ static char *bisect_run(const struct bisect *b)
 	if (p) {
 		while (p > out && p[-1] != '\n')
 			p--;
-		first = strndup(p, strspn(p, "0123456789abcdef"));
+		first = xstrndup(p, strspn(p, "0123456789abcdef"));
 	} else {
 		error("bisect: git bisect run found no first bad commit (log: %s)", log);
 		fprintf(stderr, "%s", out ? out : "");

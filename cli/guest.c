@@ -81,7 +81,7 @@ static char *kv_get(const char *text, const char *key)
 {
 	const char *next, *v = kv_find(text, key, &next);
 
-	return v ? strndup(v, next - v) : NULL;
+	return v ? xstrndup(v, next - v) : NULL;
 }
 
 /* Every value of @key, a line each ("" when none). */

@@ -77,7 +77,7 @@ static int parse_longs(const struct opt *o, const char *arg, struct opt_longs *l
 	l->n = 0;
 	for (const char *p = arg;; p++) {
 		size_t len = strcspn(p, ",");
-		char *item = strndup(p, len);
+		char *item = xstrndup(p, len);
 		int bad = l->n == o->max_count || parse_long(item, o->min, o->max, &l->v[l->n]);
 
 		free(item);

@@ -24,7 +24,7 @@ static char *cpu_model(void)
 	p = info ? strstr(info, "model name") : NULL;
 	if (p && (p = strchr(p, ':'))) {
 		p += 1 + strspn(p + 1, " \t");
-		model = strndup(p, strcspn(p, "\n"));
+		model = xstrndup(p, strcspn(p, "\n"));
 	} else {
 		model = xstrdup("unknown");
 	}

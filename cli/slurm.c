@@ -129,8 +129,8 @@ cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v)
 bool slurm_task_done(const char *dir, const char *key)
 {
 	cJSON *task = load_json(dir, TASK_FILE), *out = load_json(dir, OUTCOME_FILE);
-	bool done = task && out && str(task, "key") && !strcmp(str(task, "key"), key) &&
-		    num(out, "status") == VM_OK;
+	const char *saved = str(task, "key");
+	bool done = saved && out && !strcmp(saved, key) && num(out, "status") == VM_OK;
 
 	cJSON_Delete(task);
 	cJSON_Delete(out);
