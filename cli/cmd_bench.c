@@ -33,7 +33,8 @@ static int bench_variant(const char *variant, long boots, const struct vm_opts *
 	plan_file(plan, PLAN_INFO, SB_PATH_INFO);
 	if (runner_guest_open(&rg, variant, vm))
 		goto out_free;
-	if (runner_guest_stage(&rg, plan, false))
+	/* --timeout always holds a value here: the command's default is one. */
+	if (runner_guest_stage(&rg, plan, false, vm->cpus_list.v[0], vm->timeout))
 		goto out;
 	for (i = 0; i < boots; i++) {
 		char *what = xasprintf("bench %s: boot %ld", variant, i + 1);
@@ -54,7 +55,7 @@ static int bench_variant(const char *variant, long boots, const struct vm_opts *
 		ready[i] = o.ready_s;
 		wall[i] = o.wall_s;
 		if (i == 0)
-			printf("%-10s accel %s, %ld vCPUs, %s\n", variant, o.accel, vm->cpus,
+			printf("%-10s accel %s, %ld vCPUs, %s\n", variant, o.accel, rg.stage.vm.cpus,
 			       rg.g.release);
 		vm_outcome_free(&o);
 	}
