@@ -32,8 +32,8 @@ static const struct sb_param batch_params[] = {
 	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
-/* Per repeat: alloc ns, alloc cycles, free ns, free cycles. */
-enum { R_ALLOC_NS, R_ALLOC_CYCLES, R_FREE_NS, R_FREE_CYCLES, R_NR };
+/* The points of the samples: the allocations' loop, the frees'. */
+enum { PT_ALLOC, PT_FREE, PT_NR };
 
 struct batch {
 	struct sb_ctx *ctx;
@@ -42,13 +42,7 @@ struct batch {
 	void **objs;
 	/* Free order as indices into objs, for every order alike. */
 	u32 *order;
-	/* The twin loops of the allocations and of the frees. */
-	struct sb_timer overhead[2];
-	s64 *res[R_NR];
-	/* Per repeat, the windows of its allocations and of its frees. */
-	u32 *windows[2];
-	/* Per repeat: interrupts in the alloc windows, in the free windows. */
-	u64 *irqs[2];
+	struct sb_samples samples;
 };
 
 /*
@@ -159,14 +153,15 @@ static void batch_free(struct batch *b, struct sb_timer *t, bool twin)
 static int batch_pinned(void *arg)
 {
 	struct batch *b = arg;
+	struct sb_timer *loop = b->samples.loop;
 	struct sb_timer ta, tf;
 	unsigned int r;
 	int ret;
 
 	/* Twice: the first pass translates the code (TCG), untimed. */
 	for (r = 0; r < 2; r++) {
-		batch_alloc(b, &b->overhead[0], true);
-		batch_free(b, &b->overhead[1], true);
+		batch_alloc(b, &loop[PT_ALLOC], true);
+		batch_free(b, &loop[PT_FREE], true);
 	}
 	/* Repeat 0 is an untimed warm-up: the first slabs come from pages. */
 	for (r = 0; r <= b->ctx->val[P_REPEATS]; r++) {
@@ -176,58 +171,42 @@ static int batch_pinned(void *arg)
 		batch_free(b, &tf, false);
 		if (!r)
 			continue;
-		b->res[R_ALLOC_NS][r - 1] = sb_per_op_milli(ta.ns, b->overhead[0].ns, b->count);
-		b->res[R_ALLOC_CYCLES][r - 1] = sb_per_op_milli(ta.cycles, b->overhead[0].cycles,
-								b->count);
-		b->res[R_FREE_NS][r - 1] = sb_per_op_milli(tf.ns, b->overhead[1].ns, b->count);
-		b->res[R_FREE_CYCLES][r - 1] = sb_per_op_milli(tf.cycles, b->overhead[1].cycles,
-							       b->count);
-		b->windows[0][r - 1] = ta.window;
-		b->windows[1][r - 1] = tf.window;
-		b->irqs[0][r - 1] = ta.irqs;
-		b->irqs[1][r - 1] = tf.irqs;
+		sb_sample(&b->samples, PT_ALLOC, r - 1, &ta);
+		sb_sample(&b->samples, PT_FREE, r - 1, &tf);
 	}
 	return 0;
 }
 
 static void batch_out(struct sb_ctx *ctx, struct batch *b)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
+	const struct sb_samples *s = &b->samples;
 	struct sb_out *out = ctx->out;
-	struct sb_windows wa = {
-		b->windows[0], b->count, b->overhead[0].window,
-		sb_per_op_milli(b->overhead[0].ns, 0, b->count),
-	};
-	struct sb_windows wf = {
-		b->windows[1], b->count, b->overhead[1].window,
-		sb_per_op_milli(b->overhead[1].ns, 0, b->count),
-	};
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
 		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_per_op_milli(b->overhead[0].ns, 0, b->count));
+	sb_out_loop_overhead(out, s);
 	sb_printf(out, ",\"metrics\":{");
-	sb_out_timed_at(out, true, "alloc_ns_per_op", NULL, "ns", true,
-			b->res[R_ALLOC_NS], repeats, b->irqs[0], &wa);
-	sb_out_timed_at(out, false, "free_ns_per_op", NULL, "ns", true,
-			b->res[R_FREE_NS], repeats, b->irqs[1], &wf);
-	sb_out_timed_at(out, false, "alloc_cycles_per_op", NULL, "cycles", true,
-			b->res[R_ALLOC_CYCLES], repeats, b->irqs[0], NULL);
-	sb_out_timed_at(out, false, "free_cycles_per_op", NULL, "cycles", true,
-			b->res[R_FREE_CYCLES], repeats, b->irqs[1], NULL);
+	sb_out_clock(out, true, "alloc_ns_per_op", NULL, s, SB_NS, PT_ALLOC);
+	sb_out_clock(out, false, "free_ns_per_op", NULL, s, SB_NS, PT_FREE);
+	sb_out_clock(out, false, "alloc_cycles_per_op", NULL, s, SB_CYCLES,
+		     PT_ALLOC);
+	sb_out_clock(out, false, "free_cycles_per_op", NULL, s, SB_CYCLES,
+		     PT_FREE);
 	sb_printf(out, "}");
 }
 
 static int batch_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
-	struct batch b = { .ctx = ctx, .count = ctx->val[P_COUNT] };
+	struct batch b = {
+		.ctx = ctx,
+		.count = ctx->val[P_COUNT],
+		.samples = { SB_CLOCKS, PT_NR, repeats,
+			     SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS },
+	};
 	u64 size = ctx->val[P_SIZE];
 	char name[32];
-	s64 *res;
-	u32 *windows;
-	int ret, i;
+	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
@@ -236,19 +215,13 @@ static int batch_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, b.count * (repeats + 1));
 	if (ret)
 		return ret;
-	res = kcalloc(R_NR * repeats, sizeof(*res), GFP_KERNEL);
-	windows = kcalloc(2 * repeats, sizeof(*windows), GFP_KERNEL);
-	b.irqs[0] = kcalloc(2 * repeats, sizeof(u64), GFP_KERNEL);
+	ret = sb_samples_alloc(&b.samples, b.count);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!res || !windows || !b.irqs[0] || !b.objs || !b.order)
+	if (!ret && (!b.objs || !b.order))
+		ret = -ENOMEM;
+	if (ret)
 		goto out;
-	b.irqs[1] = b.irqs[0] + repeats;
-	for (i = 0; i < R_NR; i++)
-		b.res[i] = res + i * repeats;
-	b.windows[0] = windows;
-	b.windows[1] = windows + repeats;
 	batch_fill_order(&b);
 	snprintf(name, sizeof(name), "slabbench-batch-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
@@ -264,9 +237,7 @@ static int batch_run(struct sb_ctx *ctx)
 out:
 	kvfree(b.order);
 	kvfree(b.objs);
-	kfree(windows);
-	kfree(b.irqs[0]);
-	kfree(res);
+	sb_samples_free(&b.samples);
 	return ret;
 }
 

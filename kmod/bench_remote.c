@@ -52,7 +52,8 @@ struct remote {
 	/* Set by a producer whose allocation failed. */
 	bool abort;
 	struct sb_timer t[SIDE_NR];
-	struct sb_timer overhead[SIDE_NR];
+	/* A point per side, SIDE_ALLOC and SIDE_FREE. */
+	struct sb_samples samples;
 };
 
 /* Ring waits yield: the other side may be a vCPU the host descheduled. */
@@ -133,7 +134,7 @@ static int remote_thread(void *arg, unsigned int side)
 	sb_timer_reset(t);
 	if (!r->count) {
 		sb_loop_overhead_batched(r->ctx->val[P_COUNT], r->batch,
-					 &r->overhead[side]);
+					 &r->samples.loop[side]);
 		return 0;
 	}
 	if (side == SIDE_ALLOC)
@@ -159,40 +160,37 @@ static int remote_pass(struct remote *r, const unsigned int *cpus,
 	return ret;
 }
 
-static void remote_out(struct sb_ctx *ctx, struct remote *r, s64 *res,
-		       u64 *irqs)
+static void remote_out(struct sb_ctx *ctx, struct remote *r)
 {
 	static const char * const names[] = {
 		"alloc_ns_per_op", "free_ns_per_op",
 		"alloc_cycles_per_op", "free_cycles_per_op",
 	};
-	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
 	unsigned int i;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"ring_objects\":%lu,",
 		  kmem_cache_size(r->cache), r->cap);
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_per_op_milli(r->overhead[SIDE_ALLOC].ns, 0,
-					  ctx->val[P_COUNT]));
+	sb_out_loop_overhead(out, &r->samples);
 	sb_printf(out, ",\"metrics\":{");
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		sb_out_timed_at(out, !i, names[i], NULL, i < 2 ? "ns" : "cycles",
-				true, res + i * repeats, repeats,
-				irqs + (i % SIDE_NR) * repeats, NULL);
+		sb_out_clock(out, !i, names[i], NULL, &r->samples,
+			     i < SIDE_NR ? SB_NS : SB_CYCLES, i % SIDE_NR);
 	sb_printf(out, "}");
 }
 
 static int remote_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
-	struct remote rm = { .ctx = ctx, .batch = ctx->val[P_BATCH] };
+	struct remote rm = {
+		.ctx = ctx,
+		.batch = ctx->val[P_BATCH],
+		.samples = { SB_CLOCKS, SIDE_NR, repeats, SB_SAMPLE_IRQS },
+	};
 	unsigned int cpus[SIDE_NR] = { ctx->val[P_PRODUCER], ctx->val[P_CONSUMER] };
 	u64 size = ctx->val[P_SIZE], count = ctx->val[P_COUNT];
 	unsigned int rep, side;
 	char name[32];
-	s64 *res;
-	u64 *irqs;
 	int ret;
 
 	rm.cap = REMOTE_RING_BATCHES * rm.batch;
@@ -208,11 +206,11 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, count * (repeats + 1));
 	if (ret)
 		return ret;
-	res = kcalloc(2 * SIDE_NR * repeats, sizeof(*res), GFP_KERNEL);
-	irqs = kcalloc(SIDE_NR * repeats, sizeof(*irqs), GFP_KERNEL);
+	ret = sb_samples_alloc(&rm.samples, count);
 	rm.ring = kcalloc(rm.cap, sizeof(*rm.ring), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!res || !irqs || !rm.ring)
+	if (!ret && !rm.ring)
+		ret = -ENOMEM;
+	if (ret)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-remote-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &rm.cache);
@@ -224,25 +222,18 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = remote_pass(&rm, cpus, min_t(u64, count, 4 * SB_BATCH));
 	for (rep = 0; !ret && rep < repeats; rep++) {
 		ret = remote_pass(&rm, cpus, count);
-		for (side = 0; side < SIDE_NR; side++) {
-			res[side * repeats + rep] =
-				sb_per_op_milli(rm.t[side].ns, rm.overhead[side].ns, count);
-			res[(SIDE_NR + side) * repeats + rep] =
-				sb_per_op_milli(rm.t[side].cycles,
-						rm.overhead[side].cycles, count);
-			irqs[side * repeats + rep] = rm.t[side].irqs;
-		}
+		for (side = 0; side < SIDE_NR; side++)
+			sb_sample(&rm.samples, side, rep, &rm.t[side]);
 	}
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%lu objects of %llu bytes in the ring)",
 			rm.cap, size);
 	else if (!ret)
-		remote_out(ctx, &rm, res, irqs);
+		remote_out(ctx, &rm);
 out:
 	kmem_cache_destroy(rm.cache);
 	kfree(rm.ring);
-	kfree(irqs);
-	kfree(res);
+	sb_samples_free(&rm.samples);
 	return ret;
 }
 

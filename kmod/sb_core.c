@@ -4,7 +4,8 @@
  * timed. Benchmarks time their own inner loops with sb_timer so that the
  * measured code is inlined into the loop, as in time_bench; the core
  * supplies the pinned thread, the empty-loop baseline, the per-operation
- * arithmetic and the private cache to run on.
+ * arithmetic, the private cache to run on, and keeps the samples (struct
+ * sb_samples) that the output writes.
  */
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -44,7 +45,8 @@ u64 sb_irq_count(void)
 	return n;
 }
 
-void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+/* @order becomes a permutation of 0..@nr-1, fixed by @repeat. */
+static void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
 {
 	struct rnd_state rnd;
 	u32 i, j, tmp;
@@ -236,6 +238,70 @@ void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t)
 		sb_timer_stop(t);
 		cond_resched();
 	}
+}
+
+int sb_samples_alloc(struct sb_samples *s, u64 ops)
+{
+	unsigned int n = s->nr_points * s->repeats, i;
+
+	s->val = kcalloc(s->nr_metrics * n, sizeof(*s->val), GFP_KERNEL);
+	s->windows = kcalloc(n, sizeof(*s->windows), GFP_KERNEL);
+	s->irqs = kcalloc(n, sizeof(*s->irqs), GFP_KERNEL);
+	s->order = kcalloc(n, sizeof(*s->order), GFP_KERNEL);
+	s->loop = kcalloc(s->nr_points, sizeof(*s->loop), GFP_KERNEL);
+	s->ops = kcalloc(s->nr_points, sizeof(*s->ops), GFP_KERNEL);
+	if (!s->val || !s->windows || !s->irqs || !s->order || !s->loop ||
+	    !s->ops) {
+		sb_samples_free(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->nr_points; i++)
+		s->ops[i] = ops;
+	return 0;
+}
+
+void sb_samples_free(struct sb_samples *s)
+{
+	kfree(s->ops);
+	kfree(s->loop);
+	kfree(s->order);
+	kfree(s->irqs);
+	kfree(s->windows);
+	kfree(s->val);
+	s->ops = NULL;
+	s->loop = NULL;
+	s->order = NULL;
+	s->irqs = NULL;
+	s->windows = NULL;
+	s->val = NULL;
+}
+
+void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
+	       const struct sb_timer *t)
+{
+	const struct sb_timer *loop = &s->loop[point];
+	unsigned int at = point * s->repeats + repeat;
+	u64 ops = s->ops[point];
+
+	sb_samples_at(s, SB_NS, point)[repeat] =
+		sb_per_op_milli(t->ns, loop->ns, ops);
+	sb_samples_at(s, SB_CYCLES, point)[repeat] =
+		sb_per_op_milli(t->cycles, loop->cycles, ops);
+	s->windows[at] = t->window;
+	s->irqs[at] = t->irqs;
+}
+
+const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat)
+{
+	u32 *order = s->order + repeat * s->nr_points;
+
+	sb_point_order(order, s->nr_points, repeat);
+	return order;
+}
+
+s64 sb_samples_loop_milli(const struct sb_samples *s, unsigned int point)
+{
+	return sb_per_op_milli(s->loop[point].ns, 0, s->ops[point]);
 }
 
 /* (total - overhead) / ops, in thousandths; negative is kept visible. */
