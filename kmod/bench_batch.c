@@ -9,7 +9,6 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/prandom.h>
 #include <linux/sched.h>
 #include "slabbench.h"
 
@@ -48,25 +47,17 @@ struct batch {
 /*
  * Every order goes through the same indirection, so that the orders differ
  * in the addresses they free and not in the loop's own cost. The random
- * permutation is seeded (Fisher-Yates over prandom), hence the same on
+ * permutation is seeded (sb_shuffle()), hence the same on
  * every kernel compared.
  */
 static void batch_fill_order(struct batch *b)
 {
-	struct rnd_state rnd;
-	u32 i, j, tmp, n = b->count;
+	u32 i, n = b->count;
 
 	for (i = 0; i < n; i++)
 		b->order[i] = b->ctx->val[P_ORDER] == ORDER_LIFO ? n - 1 - i : i;
-	if (b->ctx->val[P_ORDER] != ORDER_RANDOM)
-		return;
-	prandom_seed_state(&rnd, b->ctx->val[P_SEED]);
-	for (i = n - 1; i > 0; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i + 1);
-		tmp = b->order[i];
-		b->order[i] = b->order[j];
-		b->order[j] = tmp;
-	}
+	if (b->ctx->val[P_ORDER] == ORDER_RANDOM)
+		sb_shuffle(b->order, n, b->ctx->val[P_SEED]);
 }
 
 /*

@@ -49,7 +49,6 @@
 #include <linux/sched.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/prandom.h>
 #include "hitrate.h"
 
 enum { P_SIZE, P_COUNT, P_ROUNDS, P_REPEATS, P_PATTERN, P_CPU, P_ORDER, P_SEED };
@@ -90,23 +89,15 @@ struct hitrate {
 	bool stats_ok;
 };
 
-/* Fisher-Yates over prandom, seeded: the same order on every kernel. */
+/* The free order; a random one is seeded, the same on every kernel. */
 static void hr_fill_order(struct hitrate *h)
 {
-	u32 i, j, tmp, n = h->ctx->val[P_COUNT];
-	struct rnd_state rnd;
+	u32 i, n = h->ctx->val[P_COUNT];
 
 	for (i = 0; i < n; i++)
 		h->order[i] = h->ctx->val[P_ORDER] == ORDER_LIFO ? n - 1 - i : i;
-	if (h->ctx->val[P_ORDER] != ORDER_RANDOM)
-		return;
-	prandom_seed_state(&rnd, h->ctx->val[P_SEED]);
-	for (i = n - 1; i > 0; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i + 1);
-		tmp = h->order[i];
-		h->order[i] = h->order[j];
-		h->order[j] = tmp;
-	}
+	if (h->ctx->val[P_ORDER] == ORDER_RANDOM)
+		sb_shuffle(h->order, n, h->ctx->val[P_SEED]);
 }
 
 /* Frees the first @n objects of @objs in allocation order. */

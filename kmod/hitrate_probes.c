@@ -236,18 +236,12 @@ static const char * const hr_free_block_syms[] = {
 	"free_block.constprop.0", "free_block", "free_block.isra.0", NULL
 };
 
-static const struct hr_probe hr_probes[] = {
+static const struct hr_probe hr_alloc_probes[] = {
 	{ "alloc", hr_refill_syms, NULL, hr_refill_entry, hr_refill_ret,
 	  sizeof(struct hr_avail_data) },
 	{ "free", hr_cache_free_syms, NULL, hr_cache_free_entry,
 	  hr_cache_free_ret, sizeof(struct hr_avail_data) },
 	{ "free_block", hr_free_block_syms, hr_free_block_pre },
-	{ "lock", hr_lock_syms, hr_lock_pre },
-	{ "lock_irqsave", hr_lock_irqsave_syms, hr_lock_pre },
-	{ "lock_irq", hr_lock_irq_syms, hr_lock_pre },
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
 };
 #elif defined(CONFIG_SLUB)
 /*
@@ -346,26 +340,40 @@ static const char * const hr_slab_alloc_syms[] = {
 /* Only the unrenamed function: its fifth argument is read. */
 static const char * const hr_slab_free_syms[] = { "__slab_free", NULL };
 
-static const struct hr_probe hr_probes[] = {
+static const struct hr_probe hr_alloc_probes[] = {
 	{ "alloc", hr_slab_alloc_syms, NULL, hr_slab_alloc_entry,
 	  hr_slab_alloc_ret, 0 },
 	{ "free", hr_slab_free_syms, hr_slab_free_pre },
-	{ "lock", hr_lock_syms, hr_lock_pre },
-	{ "lock_irqsave", hr_lock_irqsave_syms, hr_lock_pre },
-	{ "lock_irq", hr_lock_irq_syms, hr_lock_pre },
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
-};
-#else
-static const struct hr_probe hr_probes[] = {
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
 };
 #endif
 
-#define HR_NR_PROBES	ARRAY_SIZE(hr_probes)
+/* The allocator's probes first, then those every allocator has. */
+static const struct hr_probe hr_common_probes[] = {
+#ifndef CONFIG_SLOB
+	{ "lock", hr_lock_syms, hr_lock_pre },
+	{ "lock_irqsave", hr_lock_irqsave_syms, hr_lock_pre },
+	{ "lock_irq", hr_lock_irq_syms, hr_lock_pre },
+#endif
+	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
+	  hr_pages_ret, sizeof(struct hr_order_data) },
+	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
+};
+
+#if HR_PER_CPU_CACHE
+#define HR_NR_ALLOC_PROBES	ARRAY_SIZE(hr_alloc_probes)
+#else
+#define HR_NR_ALLOC_PROBES	0
+#endif
+#define HR_NR_PROBES	(HR_NR_ALLOC_PROBES + ARRAY_SIZE(hr_common_probes))
+
+static const struct hr_probe *hr_probe(unsigned int i)
+{
+#if HR_PER_CPU_CACHE
+	if (i < HR_NR_ALLOC_PROBES)
+		return &hr_alloc_probes[i];
+#endif
+	return &hr_common_probes[i - HR_NR_ALLOC_PROBES];
+}
 
 struct hr_kprobe {
 	struct kprobe kp;
@@ -377,7 +385,7 @@ static struct hr_kprobe hr_kprobes[HR_NR_PROBES];
 
 static void hr_unregister_one(unsigned int i)
 {
-	if (hr_probes[i].pre)
+	if (hr_probe(i)->pre)
 		unregister_kprobe(&hr_kprobes[i].kp);
 	else
 		unregister_kretprobe(&hr_kprobes[i].rp);
@@ -391,7 +399,7 @@ static void hr_unregister(unsigned int n)
 
 static int hr_register_one(unsigned int i, const char *sym)
 {
-	const struct hr_probe *p = &hr_probes[i];
+	const struct hr_probe *p = hr_probe(i);
 	struct hr_kprobe *k = &hr_kprobes[i];
 
 	/* A kprobe must be zeroed before each registration. */
@@ -419,7 +427,7 @@ int hr_register(struct sb_ctx *ctx)
 
 	for (i = 0; i < HR_NR_PROBES; i++) {
 		hr_kprobes[i].attached = NULL;
-		for (sym = hr_probes[i].symbols; *sym; sym++) {
+		for (sym = hr_probe(i)->symbols; *sym; sym++) {
 			ret = hr_register_one(i, *sym);
 			if (!ret) {
 				hr_kprobes[i].attached = *sym;
@@ -429,7 +437,7 @@ int hr_register(struct sb_ctx *ctx)
 		if (!hr_kprobes[i].attached) {
 			hr_unregister(i);
 			return sb_fail(ctx, "no kprobe for %s: %s and its variants failed (errno %d)",
-				       hr_probes[i].name, hr_probes[i].symbols[0], -ret);
+				       hr_probe(i)->name, hr_probe(i)->symbols[0], -ret);
 		}
 	}
 	return 0;
@@ -441,7 +449,7 @@ unsigned long hr_missed(void)
 	unsigned int i;
 
 	for (i = 0; i < HR_NR_PROBES; i++)
-		if (!hr_probes[i].pre)
+		if (!hr_probe(i)->pre)
 			missed += hr_kprobes[i].rp.nmissed;
 	return missed;
 }
@@ -487,7 +495,7 @@ void hr_out_probes(struct sb_out *out)
 	sb_printf(out, "\"probes\":{");
 	for (i = 0; i < HR_NR_PROBES; i++)
 		sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "",
-			  hr_probes[i].name, hr_kprobes[i].attached);
+			  hr_probe(i)->name, hr_kprobes[i].attached);
 	sb_printf(out, "},");
 #ifndef CONFIG_SLOB
 	sb_printf(out, "\"node_lock_candidates\":%u,", hr_nr_locks);

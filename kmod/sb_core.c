@@ -45,21 +45,28 @@ u64 sb_irq_count(void)
 	return n;
 }
 
-/* @order becomes a permutation of 0..@nr-1, fixed by @repeat. */
-static void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+void sb_shuffle(u32 *a, u32 n, u64 seed)
 {
 	struct rnd_state rnd;
 	u32 i, j, tmp;
 
+	prandom_seed_state(&rnd, seed);
+	for (i = n; i > 1; i--) {
+		j = reciprocal_scale(prandom_u32_state(&rnd), i);
+		tmp = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = tmp;
+	}
+}
+
+/* @order becomes a permutation of 0..@nr-1, fixed by @repeat. */
+static void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+{
+	u32 i;
+
 	for (i = 0; i < nr; i++)
 		order[i] = i;
-	prandom_seed_state(&rnd, 0x5eed0000ULL + repeat);
-	for (i = nr; i > 1; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i);
-		tmp = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = tmp;
-	}
+	sb_shuffle(order, nr, 0x5eed0000ULL + repeat);
 }
 
 struct sb_pinned {

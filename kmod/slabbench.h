@@ -342,6 +342,12 @@ const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat);
 /* The twin loop's own time per operation at @point. */
 s64 sb_samples_loop_milli(const struct sb_samples *s, unsigned int point);
 
+/*
+ * Fisher-Yates over prandom seeded with @seed: the same permutation of
+ * @a on every kernel compared.
+ */
+void sb_shuffle(u32 *a, u32 n, u64 seed);
+
 /* Whether warm-up passes begun at @start_ns should go on. */
 static inline bool sb_warming(u64 start_ns)
 {
