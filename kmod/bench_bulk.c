@@ -212,7 +212,6 @@ static int bulk_pinned(void *arg)
 	for (p = 0; p < nr; p++) {
 		k = p / API_NR;
 		bulk = bulk_at(b, k);
-		b->samples.ops[p] = bulk_rounds(b, bulk) * bulk;
 		bulk_loop(b, NULL, p % API_NR, bulk,
 			  min_t(u64, bulk_rounds(b, bulk), SB_BATCH), &t, true);
 		bulk_loop(b, NULL, p % API_NR, bulk, bulk_rounds(b, bulk),
@@ -246,8 +245,8 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 
 	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
 	sb_out_samples_order(out, &b->samples, bulk_label, b);
-	/* Of the first point's loop of single calls. */
 	sb_printf(out, "\"object_size\":%u,", b->object_size);
+	/* Of the first point's loop of single calls. */
 	sb_out_loop_overhead(out, &b->samples);
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < b->nr_bulks; k++) {
@@ -273,6 +272,7 @@ static int bulk_run(struct sb_ctx *ctx)
 		.nr_bulks = ilog2(max_bulk) + 1 + !is_power_of_2(max_bulk),
 	};
 	u64 size = ctx->val[P_SIZE];
+	unsigned int p;
 	u64 per_point;
 	int ret;
 
@@ -293,6 +293,10 @@ static int bulk_run(struct sb_ctx *ctx)
 		ret = -ENOMEM;
 	if (ret)
 		goto out;
+	/* Whole bulks: the objects rounded up. */
+	for (p = 0; p < b.samples.nr_points; p++)
+		b.samples.ops[p] = bulk_rounds(&b, bulk_at(&b, p / API_NR)) *
+				   bulk_at(&b, p / API_NR);
 	ret = sb_run_on_cpu(ctx->val[P_CPU], bulk_pinned, &b);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (bulks of up to %u objects of %llu bytes)",

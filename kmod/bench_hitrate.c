@@ -43,6 +43,9 @@
  *    counted rounds only allocates and frees on its cache. Slabs that
  *    SLAB's reaper (a kworker) frees later are not this thread's.
  * SLOB has no per-CPU cache, no node lists: only its pages are counted.
+ *
+ * The probes that count are in hitrate_probes.c, the allocator's own
+ * statistics the counts are checked against in hitrate_stats.c.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
