@@ -31,9 +31,6 @@ static const struct sb_param batch_params[] = {
 	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
-/* The points of the samples: the allocations' loop, the frees'. */
-enum { PT_ALLOC, PT_FREE, PT_NR };
-
 struct batch {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
@@ -41,7 +38,7 @@ struct batch {
 	void **objs;
 	/* Free order as indices into objs, for every order alike. */
 	u32 *order;
-	struct sb_samples samples;
+	struct sb_samples *samples;
 };
 
 /*
@@ -144,15 +141,15 @@ static void batch_free(struct batch *b, struct sb_timer *t, bool twin)
 static int batch_pinned(void *arg)
 {
 	struct batch *b = arg;
-	struct sb_timer *loop = b->samples.loop;
+	struct sb_timer *loop = b->samples->loop;
 	struct sb_timer ta, tf;
 	unsigned int r;
 	int ret;
 
 	/* Twice: the first pass translates the code (TCG), untimed. */
 	for (r = 0; r < 2; r++) {
-		batch_alloc(b, &loop[PT_ALLOC], true);
-		batch_free(b, &loop[PT_FREE], true);
+		batch_alloc(b, &loop[SB_ALLOC], true);
+		batch_free(b, &loop[SB_FREE], true);
 	}
 	/* Repeat 0 is an untimed warm-up: the first slabs come from pages. */
 	for (r = 0; r <= b->ctx->val[P_REPEATS]; r++) {
@@ -162,28 +159,19 @@ static int batch_pinned(void *arg)
 		batch_free(b, &tf, false);
 		if (!r)
 			continue;
-		sb_sample(&b->samples, PT_ALLOC, r - 1, &ta);
-		sb_sample(&b->samples, PT_FREE, r - 1, &tf);
+		sb_sample(b->samples, SB_ALLOC, r - 1, &ta);
+		sb_sample(b->samples, SB_FREE, r - 1, &tf);
 	}
 	return 0;
 }
 
 static void batch_out(struct sb_ctx *ctx, struct batch *b)
 {
-	const struct sb_samples *s = &b->samples;
 	struct sb_out *out = ctx->out;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
 		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
-	sb_out_loop_overhead(out, s);
-	sb_printf(out, ",\"metrics\":{");
-	sb_out_clock(out, true, "alloc_ns_per_op", NULL, s, SB_NS, PT_ALLOC);
-	sb_out_clock(out, false, "free_ns_per_op", NULL, s, SB_NS, PT_FREE);
-	sb_out_clock(out, false, "alloc_cycles_per_op", NULL, s, SB_CYCLES,
-		     PT_ALLOC);
-	sb_out_clock(out, false, "free_cycles_per_op", NULL, s, SB_CYCLES,
-		     PT_FREE);
-	sb_printf(out, "}");
+	sb_out_alloc_free(out, b->samples);
 }
 
 static int batch_run(struct sb_ctx *ctx)
@@ -192,8 +180,7 @@ static int batch_run(struct sb_ctx *ctx)
 	struct batch b = {
 		.ctx = ctx,
 		.count = ctx->val[P_COUNT],
-		.samples = { SB_CLOCKS, PT_NR, repeats,
-			     SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS },
+		.samples = &ctx->samples,
 	};
 	u64 size = ctx->val[P_SIZE];
 	char name[32];
@@ -206,7 +193,8 @@ static int batch_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, b.count * (repeats + 1));
 	if (ret)
 		return ret;
-	ret = sb_samples_alloc(&b.samples, b.count);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SB_SIDES, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS, b.count);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
 	if (!ret && (!b.objs || !b.order))
@@ -228,7 +216,6 @@ static int batch_run(struct sb_ctx *ctx)
 out:
 	kvfree(b.order);
 	kvfree(b.objs);
-	sb_samples_free(&b.samples);
 	return ret;
 }
 

@@ -43,7 +43,7 @@ struct bulk {
 	unsigned int nr_bulks;
 	unsigned int object_size;
 	/* A point per bulk size and API: bulk index * API_NR + api. */
-	struct sb_samples samples;
+	struct sb_samples *samples;
 };
 
 /* 1, 2, 4, ... below max_bulk, then max_bulk. */
@@ -195,14 +195,14 @@ static int bulk_sample(struct bulk *b, unsigned int k, unsigned int api,
 		ret = bulk_loop(b, cache, api, bulk, rounds, &t, false);
 	kmem_cache_destroy(cache);
 	if (!ret)
-		sb_sample(&b->samples, k * API_NR + api, r, &t);
+		sb_sample(b->samples, k * API_NR + api, r, &t);
 	return ret;
 }
 
 static int bulk_pinned(void *arg)
 {
 	struct bulk *b = arg;
-	unsigned int nr = b->samples.nr_points;
+	unsigned int nr = b->samples->nr_points;
 	unsigned int k, i, r, p, bulk;
 	struct sb_timer t;
 	const u32 *order;
@@ -215,10 +215,10 @@ static int bulk_pinned(void *arg)
 		bulk_loop(b, NULL, p % API_NR, bulk,
 			  min_t(u64, bulk_rounds(b, bulk), SB_BATCH), &t, true);
 		bulk_loop(b, NULL, p % API_NR, bulk, bulk_rounds(b, bulk),
-			  &b->samples.loop[p], true);
+			  &b->samples->loop[p], true);
 	}
-	for (r = 0; r < b->samples.repeats; r++) {
-		order = sb_samples_shuffle(&b->samples, r);
+	for (r = 0; r < b->samples->repeats; r++) {
+		order = sb_samples_shuffle(b->samples, r);
 		for (i = 0; i < nr; i++) {
 			p = order[i];
 			ret = bulk_sample(b, p / API_NR, p % API_NR, r);
@@ -244,20 +244,20 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 	unsigned int k, api, p;
 
 	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
-	sb_out_samples_order(out, &b->samples, bulk_label, b);
+	sb_out_samples_order(out, b->samples, bulk_label, b);
 	sb_printf(out, "\"object_size\":%u,", b->object_size);
 	/* Of the first point's loop of single calls. */
-	sb_out_loop_overhead(out, &b->samples);
+	sb_out_loop_overhead(out, b->samples);
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < b->nr_bulks; k++) {
 		at[0].num = bulk_at(b, k);
 		for (api = 0; api < API_NR; api++) {
 			at[1].str = bulk_apis[api];
 			p = k * API_NR + api;
-			sb_out_clock(out, !p, "ns_per_obj", at, &b->samples,
+			sb_out_clock(out, !p, "ns_per_obj", at, b->samples,
 				     SB_NS, p);
 			sb_out_clock(out, false, "cycles_per_obj", at,
-				     &b->samples, SB_CYCLES, p);
+				     b->samples, SB_CYCLES, p);
 		}
 	}
 	sb_printf(out, "}");
@@ -270,6 +270,7 @@ static int bulk_run(struct sb_ctx *ctx)
 	struct bulk b = {
 		.ctx = ctx,
 		.nr_bulks = ilog2(max_bulk) + 1 + !is_power_of_2(max_bulk),
+		.samples = &ctx->samples,
 	};
 	u64 size = ctx->val[P_SIZE];
 	unsigned int p;
@@ -285,17 +286,16 @@ static int bulk_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, per_point * b.nr_bulks);
 	if (ret)
 		return ret;
-	b.samples = (struct sb_samples){ SB_CLOCKS, b.nr_bulks * API_NR, repeats,
-					 SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS };
-	ret = sb_samples_alloc(&b.samples, 0);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, b.nr_bulks * API_NR, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS, 0);
 	b.objs = kcalloc(max_bulk, sizeof(*b.objs), GFP_KERNEL);
 	if (!ret && !b.objs)
 		ret = -ENOMEM;
 	if (ret)
 		goto out;
 	/* Whole bulks: the objects rounded up. */
-	for (p = 0; p < b.samples.nr_points; p++)
-		b.samples.ops[p] = bulk_rounds(&b, bulk_at(&b, p / API_NR)) *
+	for (p = 0; p < b.samples->nr_points; p++)
+		b.samples->ops[p] = bulk_rounds(&b, bulk_at(&b, p / API_NR)) *
 				   bulk_at(&b, p / API_NR);
 	ret = sb_run_on_cpu(ctx->val[P_CPU], bulk_pinned, &b);
 	if (ret == -ENOMEM)
@@ -305,7 +305,6 @@ static int bulk_run(struct sb_ctx *ctx)
 		bulk_out(ctx, &b);
 out:
 	kfree(b.objs);
-	sb_samples_free(&b.samples);
 	return ret;
 }
 

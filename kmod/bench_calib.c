@@ -40,7 +40,7 @@ struct calib {
 	struct sb_ctx *ctx;
 	u8 *buf;
 	/* Raw: the twin loops are left at zero, nothing is subtracted. */
-	struct sb_samples samples;
+	struct sb_samples *samples;
 };
 
 static void calib_window(struct calib *c, struct sb_timer *t)
@@ -80,9 +80,9 @@ static int calib_pinned(void *arg)
 
 	/* One untimed window: translated code, and for reads a warm buffer. */
 	calib_window(c, &t);
-	for (r = 0; r < c->samples.repeats; r++) {
+	for (r = 0; r < c->samples->repeats; r++) {
 		calib_window(c, &t);
-		sb_sample(&c->samples, 0, r, &t);
+		sb_sample(c->samples, 0, r, &t);
 		cond_resched();
 	}
 	return 0;
@@ -92,7 +92,7 @@ static int calib_run(struct sb_ctx *ctx)
 {
 	struct calib c = {
 		.ctx = ctx,
-		.samples = { SB_CLOCKS, 1, ctx->val[P_REPEATS], SB_SAMPLE_WINDOWS },
+		.samples = &ctx->samples,
 	};
 	u64 ops;
 	int ret;
@@ -105,7 +105,8 @@ static int calib_run(struct sb_ctx *ctx)
 	if (!ret && ctx->val[P_MODE] == MODE_READ)
 		ret = sb_check_mem(ctx, ctx->val[P_BYTES]);
 	if (!ret)
-		ret = sb_samples_alloc(&c.samples, ops);
+		ret = sb_samples_alloc(ctx, SB_CLOCKS, 1, ctx->val[P_REPEATS],
+				       SB_SAMPLE_WINDOWS, ops);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
@@ -117,13 +118,12 @@ static int calib_run(struct sb_ctx *ctx)
 	if (ret)
 		goto out;
 	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", ops);
-	sb_out_clock(ctx->out, true, "ns_per_op", NULL, &c.samples, SB_NS, 0);
-	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, &c.samples,
+	sb_out_clock(ctx->out, true, "ns_per_op", NULL, c.samples, SB_NS, 0);
+	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, c.samples,
 		     SB_CYCLES, 0);
 	sb_printf(ctx->out, "}");
 out:
 	kvfree(c.buf);
-	sb_samples_free(&c.samples);
 	return ret;
 }
 

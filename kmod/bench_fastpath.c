@@ -30,7 +30,7 @@ static const struct sb_param fastpath_params[] = {
 struct fastpath {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
-	struct sb_samples samples;
+	struct sb_samples *samples;
 	u64 extra_loops;	/* spins of sb_spin() per pair, for sb_extra_ns */
 	u64 spin_ps;		/* one spin's time as calibrated, in ps */
 };
@@ -169,10 +169,10 @@ static int fastpath_pinned(void *arg)
 			ret = fastpath_loop(f, SB_BATCH, &t, true);
 	} while (!ret && sb_warming(start));
 	if (!ret)
-		ret = fastpath_loop(f, iters, &f->samples.loop[0], true);
+		ret = fastpath_loop(f, iters, &f->samples->loop[0], true);
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
 		ret = fastpath_loop(f, iters, &t, twin);
-		sb_sample(&f->samples, 0, r, &t);
+		sb_sample(f->samples, 0, r, &t);
 	}
 	return ret;
 }
@@ -181,17 +181,18 @@ static int fastpath_run(struct sb_ctx *ctx)
 {
 	struct fastpath f = {
 		.ctx = ctx,
-		.samples = { SB_CLOCKS, 1, ctx->val[P_REPEATS],
-		       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS },
+		.samples = &ctx->samples,
 	};
 	char name[32];
 	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
-		ret = sb_check_work(ctx, ctx->val[P_ITERS] * f.samples.repeats);
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * ctx->val[P_REPEATS]);
 	if (!ret)
-		ret = sb_samples_alloc(&f.samples, ctx->val[P_ITERS]);
+		ret = sb_samples_alloc(ctx, SB_CLOCKS, 1, ctx->val[P_REPEATS],
+				       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS,
+				       ctx->val[P_ITERS]);
 	if (ret)
 		return ret;
 	if (ctx->val[P_API] == API_CACHE) {
@@ -208,14 +209,13 @@ static int fastpath_run(struct sb_ctx *ctx)
 	if (sb_extra_ns)
 		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
 			  sb_extra_ns, f.extra_loops, f.spin_ps);
-	sb_out_loop_overhead(ctx->out, &f.samples);
+	sb_out_loop_overhead(ctx->out, f.samples);
 	sb_printf(ctx->out, ",\"metrics\":{");
-	sb_out_clock(ctx->out, true, "ns_per_op", NULL, &f.samples, SB_NS, 0);
-	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, &f.samples, SB_CYCLES, 0);
+	sb_out_clock(ctx->out, true, "ns_per_op", NULL, f.samples, SB_NS, 0);
+	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, f.samples, SB_CYCLES, 0);
 	sb_printf(ctx->out, "}");
 out:
 	kmem_cache_destroy(f.cache);
-	sb_samples_free(&f.samples);
 	return ret;
 }
 

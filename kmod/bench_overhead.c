@@ -96,7 +96,7 @@ struct overhead {
 	struct sb_ctx *ctx;
 	void **objs;
 	/* M_NR metrics at one point. */
-	struct sb_samples samples;
+	struct sb_samples *samples;
 	struct ov_geom geom;
 	/* Slab pages at the peak of the last repeat. */
 	long pages;
@@ -278,21 +278,21 @@ static int ov_repeat(struct overhead *o, unsigned int r)
 	}
 	ov_geometry(g, s, o->objs, n, size);
 	ov_free(s, o->objs, n);
-	sb_samples_at(&o->samples, M_HELD_FREE, 0)[r] = (ov_slab_pages() - base) * 1000;
+	sb_samples_at(o->samples, M_HELD_FREE, 0)[r] = (ov_slab_pages() - base) * 1000;
 	kmem_cache_shrink(s);
-	sb_samples_at(&o->samples, M_HELD_SHRINK, 0)[r] = (ov_slab_pages() - base) * 1000;
+	sb_samples_at(o->samples, M_HELD_SHRINK, 0)[r] = (ov_slab_pages() - base) * 1000;
 	kmem_cache_destroy(s);
 
 	o->pages = peak - base;
-	sb_samples_at(&o->samples, M_SLAB_PAGES, 0)[r] = o->pages * 1000;
+	sb_samples_at(o->samples, M_SLAB_PAGES, 0)[r] = o->pages * 1000;
 	bytes = div64_s64((peak - base) * (s64)PAGE_SIZE * 1000, n);
-	sb_samples_at(&o->samples, M_BYTES, 0)[r] = bytes;
-	sb_samples_at(&o->samples, M_ROUNDING, 0)[r] = ((s64)g->stride - (s64)size) * 1000;
+	sb_samples_at(o->samples, M_BYTES, 0)[r] = bytes;
+	sb_samples_at(o->samples, M_ROUNDING, 0)[r] = ((s64)g->stride - (s64)size) * 1000;
 	tail_milli = div64_s64(((s64)g->pages_per_slab * PAGE_SIZE -
 				(s64)g->objs_per_slab * g->stride) * 1000,
 			       g->objs_per_slab);
-	sb_samples_at(&o->samples, M_TAIL, 0)[r] = tail_milli;
-	sb_samples_at(&o->samples, M_IDLE, 0)[r] = bytes - (s64)g->stride * 1000 - tail_milli;
+	sb_samples_at(o->samples, M_TAIL, 0)[r] = tail_milli;
+	sb_samples_at(o->samples, M_IDLE, 0)[r] = bytes - (s64)g->stride * 1000 - tail_milli;
 	return 0;
 }
 
@@ -376,7 +376,7 @@ static void ov_output(struct overhead *o)
 	sb_printf(out, "\"metrics\":{");
 	for (i = 0; i < M_NR; i++)
 		sb_out_samples(out, !i, ov_metrics[i].name, NULL,
-			       ov_metrics[i].unit, true, &o->samples, i, 0);
+			       ov_metrics[i].unit, true, o->samples, i, 0);
 	sb_printf(out, "}");
 }
 
@@ -385,7 +385,7 @@ static int overhead_run(struct sb_ctx *ctx)
 	u64 n = ctx->val[P_COUNT];
 	struct overhead o = {
 		.ctx = ctx,
-		.samples = { M_NR, 1, ctx->val[P_REPEATS] },
+		.samples = &ctx->samples,
 	};
 	int ret;
 
@@ -396,7 +396,7 @@ static int overhead_run(struct sb_ctx *ctx)
 	if (!ret)
 		ret = sb_check_work(ctx, n * ctx->val[P_REPEATS]);
 	if (!ret)
-		ret = sb_samples_alloc(&o.samples, n);
+		ret = sb_samples_alloc(ctx, M_NR, 1, ctx->val[P_REPEATS], 0, n);
 	if (ret)
 		return ret;
 	/* Allocated before any reading, so it is part of every baseline. */
@@ -409,7 +409,6 @@ static int overhead_run(struct sb_ctx *ctx)
 		ov_output(&o);
 out:
 	kvfree(o.objs);
-	sb_samples_free(&o.samples);
 	return ret;
 }
 

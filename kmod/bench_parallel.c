@@ -54,7 +54,7 @@ struct parallel {
 	/* The pass: empty loops and warm-up, or timed. */
 	bool prep;
 	/* M_NR metrics; a point per k, k - 1. */
-	struct sb_samples samples;
+	struct sb_samples *samples;
 };
 
 static int parallel_loop(struct parallel *p, void **objs, u64 iters,
@@ -118,7 +118,7 @@ static int parallel_thread(void *arg, unsigned int idx)
  */
 static void parallel_sample(struct parallel *p, unsigned int k, unsigned int r)
 {
-	struct sb_samples *s = &p->samples;
+	struct sb_samples *s = p->samples;
 	u64 *irqs = &s->irqs[(k - 1) * s->repeats + r];
 	u64 iters = p->ctx->val[P_ITERS];
 	u64 first = U64_MAX, last = 0, overhead = 0, window;
@@ -155,14 +155,14 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p)
 	static const char * const names[M_NR] = {
 		"ns_per_op", "ns_per_op_max", "ops_per_sec",
 	};
-	unsigned int nr_k = p->samples.nr_points;
+	unsigned int nr_k = p->samples->nr_points;
 	struct sb_label at[] = { { "cpus" }, {} };
 	struct sb_out *out = ctx->out;
 	unsigned int k, i;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"cpus_used\":%u,",
 		  kmem_cache_size(p->cache), nr_k);
-	sb_out_samples_order(out, &p->samples, parallel_label, NULL);
+	sb_out_samples_order(out, p->samples, parallel_label, NULL);
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(p->th[0].overhead.ns, 0,
 					  ctx->val[P_ITERS]));
@@ -172,20 +172,20 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p)
 		for (i = 0; i < M_NR; i++)
 			sb_out_samples(out, k == 1 && !i, names[i], at,
 				       i == M_OPS ? "ops/s" : "ns", i != M_OPS,
-				       &p->samples, i, k - 1);
+				       p->samples, i, k - 1);
 	}
 	sb_printf(out, "}");
 }
 
 static int parallel_measure(struct parallel *p, const unsigned int *cpus)
 {
-	unsigned int nr_k = p->samples.nr_points;
+	unsigned int nr_k = p->samples->nr_points;
 	const u32 *order;
 	unsigned int k, r, j;
 	int ret;
 
-	for (r = 0; r < p->samples.repeats; r++) {
-		order = sb_samples_shuffle(&p->samples, r);
+	for (r = 0; r < p->samples->repeats; r++) {
+		order = sb_samples_shuffle(p->samples, r);
 		for (j = 0; j < nr_k; j++) {
 			k = order[j] + 1;
 			p->prep = true;
@@ -207,7 +207,7 @@ static int parallel_run(struct sb_ctx *ctx)
 	u64 size = ctx->val[P_SIZE], burst = ctx->val[P_BURST];
 	/* Per thread, in a cache line of its own: no false sharing. */
 	u64 slots = max_t(u64, burst, L1_CACHE_BYTES / sizeof(void *));
-	struct parallel p = { .ctx = ctx };
+	struct parallel p = { .ctx = ctx, .samples = &ctx->samples };
 	unsigned int *cpus = NULL, nr_k = 0, cpu, i;
 	int ret;
 
@@ -233,8 +233,8 @@ static int parallel_run(struct sb_ctx *ctx)
 	}
 	/* A CPU that went offline since num_online_cpus() shrinks the sweep. */
 	nr_k = i;
-	p.samples = (struct sb_samples){ M_NR, nr_k, repeats, SB_SAMPLE_IRQS };
-	ret = sb_samples_alloc(&p.samples, ctx->val[P_ITERS]);
+	ret = sb_samples_alloc(ctx, M_NR, nr_k, repeats, SB_SAMPLE_IRQS,
+			       ctx->val[P_ITERS]);
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
@@ -256,7 +256,6 @@ out:
 	kmem_cache_destroy(p.cache);
 	for (i = 0; p.th && i < nr_k; i++)
 		kfree(p.th[i].objs);
-	sb_samples_free(&p.samples);
 	kfree(p.th);
 	kfree(cpus);
 	return ret;

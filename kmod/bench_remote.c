@@ -36,8 +36,6 @@ static const struct sb_param remote_params[] = {
 
 #define REMOTE_RING_BATCHES	4
 
-enum { SIDE_ALLOC, SIDE_FREE, SIDE_NR };
-
 struct remote {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
@@ -51,9 +49,9 @@ struct remote {
 	unsigned long tail;
 	/* Set by a producer whose allocation failed. */
 	bool abort;
-	struct sb_timer t[SIDE_NR];
-	/* A point per side, SIDE_ALLOC and SIDE_FREE. */
-	struct sb_samples samples;
+	struct sb_timer t[SB_SIDES];
+	/* A point per side, SB_ALLOC and SB_FREE; a thread each too. */
+	struct sb_samples *samples;
 };
 
 /* Ring waits yield: the other side may be a vCPU the host descheduled. */
@@ -134,10 +132,10 @@ static int remote_thread(void *arg, unsigned int side)
 	sb_timer_reset(t);
 	if (!r->count) {
 		sb_loop_overhead_batched(r->ctx->val[P_COUNT], r->batch,
-					 &r->samples.loop[side]);
+					 &r->samples->loop[side]);
 		return 0;
 	}
-	if (side == SIDE_ALLOC)
+	if (side == SB_ALLOC)
 		return remote_produce(r, t);
 	remote_consume(r, t);
 	return 0;
@@ -154,7 +152,7 @@ static int remote_pass(struct remote *r, const unsigned int *cpus,
 	r->head = 0;
 	r->tail = 0;
 	r->abort = false;
-	ret = sb_run_on_cpus(cpus, SIDE_NR, remote_thread, r);
+	ret = sb_run_on_cpus(cpus, SB_SIDES, remote_thread, r);
 	for (pos = r->tail; pos < r->head; pos++)
 		kmem_cache_free(r->cache, r->ring[pos % r->cap]);
 	return ret;
@@ -162,21 +160,11 @@ static int remote_pass(struct remote *r, const unsigned int *cpus,
 
 static void remote_out(struct sb_ctx *ctx, struct remote *r)
 {
-	static const char * const names[] = {
-		"alloc_ns_per_op", "free_ns_per_op",
-		"alloc_cycles_per_op", "free_cycles_per_op",
-	};
 	struct sb_out *out = ctx->out;
-	unsigned int i;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"ring_objects\":%lu,",
 		  kmem_cache_size(r->cache), r->cap);
-	sb_out_loop_overhead(out, &r->samples);
-	sb_printf(out, ",\"metrics\":{");
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		sb_out_clock(out, !i, names[i], NULL, &r->samples,
-			     i < SIDE_NR ? SB_NS : SB_CYCLES, i % SIDE_NR);
-	sb_printf(out, "}");
+	sb_out_alloc_free(out, r->samples);
 }
 
 static int remote_run(struct sb_ctx *ctx)
@@ -185,9 +173,9 @@ static int remote_run(struct sb_ctx *ctx)
 	struct remote rm = {
 		.ctx = ctx,
 		.batch = ctx->val[P_BATCH],
-		.samples = { SB_CLOCKS, SIDE_NR, repeats, SB_SAMPLE_IRQS },
+		.samples = &ctx->samples,
 	};
-	unsigned int cpus[SIDE_NR] = { ctx->val[P_PRODUCER], ctx->val[P_CONSUMER] };
+	unsigned int cpus[SB_SIDES] = { ctx->val[P_PRODUCER], ctx->val[P_CONSUMER] };
 	u64 size = ctx->val[P_SIZE], count = ctx->val[P_COUNT];
 	unsigned int rep, side;
 	char name[32];
@@ -206,7 +194,8 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, count * (repeats + 1));
 	if (ret)
 		return ret;
-	ret = sb_samples_alloc(&rm.samples, count);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SB_SIDES, repeats, SB_SAMPLE_IRQS,
+			       count);
 	rm.ring = kcalloc(rm.cap, sizeof(*rm.ring), GFP_KERNEL);
 	if (!ret && !rm.ring)
 		ret = -ENOMEM;
@@ -222,8 +211,8 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = remote_pass(&rm, cpus, min_t(u64, count, 4 * SB_BATCH));
 	for (rep = 0; !ret && rep < repeats; rep++) {
 		ret = remote_pass(&rm, cpus, count);
-		for (side = 0; side < SIDE_NR; side++)
-			sb_sample(&rm.samples, side, rep, &rm.t[side]);
+		for (side = 0; side < SB_SIDES; side++)
+			sb_sample(rm.samples, side, rep, &rm.t[side]);
 	}
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%lu objects of %llu bytes in the ring)",
@@ -233,7 +222,6 @@ static int remote_run(struct sb_ctx *ctx)
 out:
 	kmem_cache_destroy(rm.cache);
 	kfree(rm.ring);
-	sb_samples_free(&rm.samples);
 	return ret;
 }
 

@@ -32,7 +32,7 @@ static const struct sb_param sizes_params[] = {
 struct sizes {
 	struct sb_ctx *ctx;
 	/* A point per size index. */
-	struct sb_samples samples;
+	struct sb_samples *samples;
 };
 
 static size_t sizes_at(unsigned int idx)
@@ -96,14 +96,14 @@ static int sizes_pinned(void *arg)
 
 	ret = sizes_loop(SIZES_MIN, min_t(u64, iters, SB_BATCH), touch, &t, true);
 	if (!ret)
-		ret = sizes_loop(SIZES_MIN, iters, touch, &s->samples.loop[0], true);
+		ret = sizes_loop(SIZES_MIN, iters, touch, &s->samples->loop[0], true);
 	if (ret)
 		return ret;
 	/* One twin for all: the loop is the same whatever the size. */
 	for (k = 1; k < SIZES_NR; k++)
-		s->samples.loop[k] = s->samples.loop[0];
+		s->samples->loop[k] = s->samples->loop[0];
 	for (r = 0; r < repeats; r++) {
-		order = sb_samples_shuffle(&s->samples, r);
+		order = sb_samples_shuffle(s->samples, r);
 		for (i = 0; i < SIZES_NR; i++) {
 			k = order[i];
 			/* Untimed warm-up of this size's kmalloc cache. */
@@ -113,7 +113,7 @@ static int sizes_pinned(void *arg)
 				ret = sizes_loop(sizes_at(k), iters, touch, &t, false);
 			if (ret)
 				return ret;
-			sb_sample(&s->samples, k, r, &t);
+			sb_sample(s->samples, k, r, &t);
 		}
 	}
 	return 0;
@@ -148,15 +148,15 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 
 	sizes_out_list(out, "sizes", 0);
 	sizes_out_list(out, "page_allocator_sizes", KMALLOC_MAX_CACHE_SIZE);
-	sb_out_samples_order(out, &s->samples, sizes_label, NULL);
+	sb_out_samples_order(out, s->samples, sizes_label, NULL);
 	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE);
-	sb_out_loop_overhead(out, &s->samples);
+	sb_out_loop_overhead(out, s->samples);
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < SIZES_NR; k++) {
 		at[0].num = sizes_at(k);
-		sb_out_clock(out, !k, "ns_per_op", at, &s->samples, SB_NS, k);
-		sb_out_clock(out, false, "cycles_per_op", at, &s->samples, SB_CYCLES, k);
+		sb_out_clock(out, !k, "ns_per_op", at, s->samples, SB_NS, k);
+		sb_out_clock(out, false, "cycles_per_op", at, s->samples, SB_CYCLES, k);
 	}
 	sb_printf(out, "}");
 }
@@ -166,8 +166,7 @@ static int sizes_run(struct sb_ctx *ctx)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sizes s = {
 		.ctx = ctx,
-		.samples = { SB_CLOCKS, SIZES_NR, repeats,
-		       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS },
+		.samples = &ctx->samples,
 	};
 	int ret;
 
@@ -176,14 +175,15 @@ static int sizes_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, ctx->val[P_ITERS] * 2 * repeats * SIZES_NR);
 	if (ret)
 		return ret;
-	ret = sb_samples_alloc(&s.samples, ctx->val[P_ITERS]);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SIZES_NR, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS,
+			       ctx->val[P_ITERS]);
 	if (!ret)
 		ret = sb_run_on_cpu(ctx->val[P_CPU], sizes_pinned, &s);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed");
 	else if (!ret)
 		sizes_out(ctx, &s);
-	sb_samples_free(&s.samples);
 	return ret;
 }
 

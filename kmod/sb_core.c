@@ -16,6 +16,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/kernel_stat.h>
 #include <linux/hardirq.h>
 #include <linux/prandom.h>
@@ -247,40 +248,37 @@ void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t)
 	}
 }
 
-int sb_samples_alloc(struct sb_samples *s, u64 ops)
+int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
+		     unsigned int nr_points, unsigned int repeats,
+		     unsigned int flags, u64 ops)
 {
-	unsigned int n = s->nr_points * s->repeats, i;
+	struct sb_samples *s = &ctx->samples;
+	size_t n = (size_t)nr_points * repeats;
+	unsigned int i;
+	void *block;
 
-	s->val = kcalloc(s->nr_metrics * n, sizeof(*s->val), GFP_KERNEL);
-	s->windows = kcalloc(n, sizeof(*s->windows), GFP_KERNEL);
-	s->irqs = kcalloc(n, sizeof(*s->irqs), GFP_KERNEL);
-	s->order = kcalloc(n, sizeof(*s->order), GFP_KERNEL);
-	s->loop = kcalloc(s->nr_points, sizeof(*s->loop), GFP_KERNEL);
-	s->ops = kcalloc(s->nr_points, sizeof(*s->ops), GFP_KERNEL);
-	if (!s->val || !s->windows || !s->irqs || !s->order || !s->loop ||
-	    !s->ops) {
-		sb_samples_free(s);
+	/* One block, the arrays of 8-byte members first: all are aligned. */
+	block = kvzalloc(nr_metrics * n * sizeof(*s->val) + n * sizeof(*s->irqs) +
+			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
+			 n * (sizeof(*s->windows) + sizeof(*s->order)),
+			 GFP_KERNEL);
+	if (!block)
 		return -ENOMEM;
-	}
-	for (i = 0; i < s->nr_points; i++)
+	*s = (struct sb_samples){ nr_metrics, nr_points, repeats, flags };
+	s->val = block;
+	s->irqs = (u64 *)(s->val + nr_metrics * n);
+	s->loop = (struct sb_timer *)(s->irqs + n);
+	s->ops = (u64 *)(s->loop + nr_points);
+	s->windows = (u32 *)(s->ops + nr_points);
+	s->order = s->windows + n;
+	for (i = 0; i < nr_points; i++)
 		s->ops[i] = ops;
 	return 0;
 }
 
 void sb_samples_free(struct sb_samples *s)
 {
-	kfree(s->ops);
-	kfree(s->loop);
-	kfree(s->order);
-	kfree(s->irqs);
-	kfree(s->windows);
-	kfree(s->val);
-	s->ops = NULL;
-	s->loop = NULL;
-	s->order = NULL;
-	s->irqs = NULL;
-	s->windows = NULL;
-	s->val = NULL;
+	kvfree(s->val);
 }
 
 void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,

@@ -349,6 +349,22 @@ void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
 	sb_printf(out, "],");
 }
 
+void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s)
+{
+	static const char * const names[] = {
+		"alloc_ns_per_op", "free_ns_per_op",
+		"alloc_cycles_per_op", "free_cycles_per_op",
+	};
+	unsigned int i;
+
+	sb_out_loop_overhead(out, s);
+	sb_printf(out, ",\"metrics\":{");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		sb_out_clock(out, !i, names[i], NULL, s,
+			     i < SB_SIDES ? SB_NS : SB_CYCLES, i % SB_SIDES);
+	sb_printf(out, "}");
+}
+
 void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const char *unit, bool lower_is_better,
 		   const s64 *milli, unsigned int n)

@@ -118,6 +118,13 @@ void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
 			  const void *arg);
 /* "loop_overhead_ns": the twin loop's time per operation at point 0. */
 void sb_out_loop_overhead(struct sb_out *out, const struct sb_samples *s);
+/*
+ * The points of a benchmark that times its allocations and its frees
+ * apart, and its output: "loop_overhead_ns" (of the allocations' loop)
+ * and "metrics", alloc_ns_per_op, free_ns_per_op, then their cycles.
+ */
+enum { SB_ALLOC, SB_FREE, SB_SIDES };
+void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s);
 
 enum sb_param_type {
 	SB_U64,
@@ -148,10 +155,41 @@ struct sb_bench {
 	const char *selftest;
 };
 
+/*
+ * The samples of a run, kept by the core so that a benchmark holds only
+ * its loop: @nr_metrics figures per sweep point and repeat (a timed
+ * benchmark's are SB_NS and SB_CYCLES per operation, net of the point's
+ * twin loop), and per point and repeat the sample's window and the
+ * interrupts taken in it. A benchmark without a sweep has one point, 0.
+ */
+enum { SB_NS, SB_CYCLES, SB_CLOCKS };
+
+/* What the output gives beside the samples: "irqs", "windows" (SB_NS). */
+#define SB_SAMPLE_IRQS		BIT(0)
+#define SB_SAMPLE_WINDOWS	BIT(1)
+
+struct sb_samples {
+	unsigned int nr_metrics;
+	unsigned int nr_points;
+	unsigned int repeats;
+	unsigned int flags;
+	/* [metric][point][repeat], in thousandths. */
+	s64 *val;
+	/* [point][repeat] */
+	u32 *windows;
+	u64 *irqs;
+	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
+	u32 *order;
+	/* [point]: the twin loop, and the operations of one of its samples. */
+	struct sb_timer *loop;
+	u64 *ops;
+};
+
 struct sb_ctx {
 	const struct sb_bench *bench;
 	u64 val[SB_MAX_PARAMS];
 	struct sb_out *out;
+	struct sb_samples samples;
 	/* Set by a benchmark that fails with a reason for the user. */
 	char reason[128];
 };
@@ -287,38 +325,14 @@ int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 		   int (*fn)(void *arg, unsigned int idx), void *arg);
 void sb_loop_overhead(u64 iters, struct sb_timer *t);
 /*
- * The samples of a run, kept by the core so that a benchmark holds only
- * its loop: @nr_metrics figures per sweep point and repeat (a timed
- * benchmark's are SB_NS and SB_CYCLES per operation, net of the point's
- * twin loop), and per point and repeat the sample's window and the
- * interrupts taken in it. A benchmark without a sweep has one point, 0.
- * The caller sets the first four members, sb_samples_alloc() the rest.
+ * The run's samples, @ctx->samples: @nr_metrics figures at @nr_points
+ * points over @repeats repeats, with what @flags asks for in the output;
+ * every point's operations per sample are @ops until the benchmark says
+ * otherwise. sb_execute() frees them after the run, whatever its end.
  */
-enum { SB_NS, SB_CYCLES, SB_CLOCKS };
-
-/* What the output gives beside the samples: "irqs", "windows" (SB_NS). */
-#define SB_SAMPLE_IRQS		BIT(0)
-#define SB_SAMPLE_WINDOWS	BIT(1)
-
-struct sb_samples {
-	unsigned int nr_metrics;
-	unsigned int nr_points;
-	unsigned int repeats;
-	unsigned int flags;
-	/* [metric][point][repeat], in thousandths. */
-	s64 *val;
-	/* [point][repeat] */
-	u32 *windows;
-	u64 *irqs;
-	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
-	u32 *order;
-	/* [point]: the twin loop, and the operations of one of its samples. */
-	struct sb_timer *loop;
-	u64 *ops;
-};
-
-/* Every point's operations per sample are @ops until the caller says. */
-int sb_samples_alloc(struct sb_samples *s, u64 ops);
+int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
+		     unsigned int nr_points, unsigned int repeats,
+		     unsigned int flags, u64 ops);
 void sb_samples_free(struct sb_samples *s);
 
 /* The @repeats samples of @metric at @point. */
