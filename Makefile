@@ -89,6 +89,15 @@ $(TCG_TESTS): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(TCG_LIB) $(T
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) -Itests/unit -Itcg -O1 -g $(SAN) -o $@ $< $(TCG_LIB)
 
+# The agent's JSON reader and the fuzzer's catalogue on it, held against
+# the host's cJSON.
+AGENT_JSON := vm/agent/json.c vm/agent/fuzz_gen.c
+$(BUILD)/tests/test_agentjson: tests/unit/test_agentjson.c tests/unit/check.h $(AGENT_JSON) \
+		$(AGENT_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(WARN) -Itests/unit -Ivm/agent -Iinclude/uapi -O1 -g $(SAN) -o $@ $< \
+		$(AGENT_JSON) -lcjson -lm
+
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)

@@ -9,7 +9,6 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/prandom.h>
 #include <linux/sched.h>
 #include "slabbench.h"
 
@@ -32,9 +31,6 @@ static const struct sb_param batch_params[] = {
 	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
 };
 
-/* Per repeat: alloc ns, alloc cycles, free ns, free cycles. */
-enum { R_ALLOC_NS, R_ALLOC_CYCLES, R_FREE_NS, R_FREE_CYCLES, R_NR };
-
 struct batch {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
@@ -42,37 +38,23 @@ struct batch {
 	void **objs;
 	/* Free order as indices into objs, for every order alike. */
 	u32 *order;
-	/* The twin loops of the allocations and of the frees. */
-	struct sb_timer overhead[2];
-	s64 *res[R_NR];
-	/* Per repeat, the windows of its allocations and of its frees. */
-	u32 *windows[2];
-	/* Per repeat: interrupts in the alloc windows, in the free windows. */
-	u64 *irqs[2];
+	struct sb_samples *samples;
 };
 
 /*
  * Every order goes through the same indirection, so that the orders differ
  * in the addresses they free and not in the loop's own cost. The random
- * permutation is seeded (Fisher-Yates over prandom), hence the same on
+ * permutation is seeded (sb_shuffle()), hence the same on
  * every kernel compared.
  */
 static void batch_fill_order(struct batch *b)
 {
-	struct rnd_state rnd;
-	u32 i, j, tmp, n = b->count;
+	u32 i, n = b->count;
 
 	for (i = 0; i < n; i++)
 		b->order[i] = b->ctx->val[P_ORDER] == ORDER_LIFO ? n - 1 - i : i;
-	if (b->ctx->val[P_ORDER] != ORDER_RANDOM)
-		return;
-	prandom_seed_state(&rnd, b->ctx->val[P_SEED]);
-	for (i = n - 1; i > 0; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i + 1);
-		tmp = b->order[i];
-		b->order[i] = b->order[j];
-		b->order[j] = tmp;
-	}
+	if (b->ctx->val[P_ORDER] == ORDER_RANDOM)
+		sb_shuffle(b->order, n, b->ctx->val[P_SEED]);
 }
 
 /*
@@ -159,14 +141,15 @@ static void batch_free(struct batch *b, struct sb_timer *t, bool twin)
 static int batch_pinned(void *arg)
 {
 	struct batch *b = arg;
+	struct sb_timer *loop = b->samples->loop;
 	struct sb_timer ta, tf;
 	unsigned int r;
 	int ret;
 
 	/* Twice: the first pass translates the code (TCG), untimed. */
 	for (r = 0; r < 2; r++) {
-		batch_alloc(b, &b->overhead[0], true);
-		batch_free(b, &b->overhead[1], true);
+		batch_alloc(b, &loop[SB_ALLOC], true);
+		batch_free(b, &loop[SB_FREE], true);
 	}
 	/* Repeat 0 is an untimed warm-up: the first slabs come from pages. */
 	for (r = 0; r <= b->ctx->val[P_REPEATS]; r++) {
@@ -176,58 +159,32 @@ static int batch_pinned(void *arg)
 		batch_free(b, &tf, false);
 		if (!r)
 			continue;
-		b->res[R_ALLOC_NS][r - 1] = sb_per_op_milli(ta.ns, b->overhead[0].ns, b->count);
-		b->res[R_ALLOC_CYCLES][r - 1] = sb_per_op_milli(ta.cycles, b->overhead[0].cycles,
-								b->count);
-		b->res[R_FREE_NS][r - 1] = sb_per_op_milli(tf.ns, b->overhead[1].ns, b->count);
-		b->res[R_FREE_CYCLES][r - 1] = sb_per_op_milli(tf.cycles, b->overhead[1].cycles,
-							       b->count);
-		b->windows[0][r - 1] = ta.window;
-		b->windows[1][r - 1] = tf.window;
-		b->irqs[0][r - 1] = ta.irqs;
-		b->irqs[1][r - 1] = tf.irqs;
+		sb_sample(b->samples, SB_ALLOC, r - 1, &ta);
+		sb_sample(b->samples, SB_FREE, r - 1, &tf);
 	}
 	return 0;
 }
 
 static void batch_out(struct sb_ctx *ctx, struct batch *b)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
-	struct sb_windows wa = {
-		b->windows[0], b->count, b->overhead[0].window,
-		sb_per_op_milli(b->overhead[0].ns, 0, b->count),
-	};
-	struct sb_windows wf = {
-		b->windows[1], b->count, b->overhead[1].window,
-		sb_per_op_milli(b->overhead[1].ns, 0, b->count),
-	};
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
 		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_per_op_milli(b->overhead[0].ns, 0, b->count));
-	sb_printf(out, ",\"metrics\":{");
-	sb_out_timed_at(out, true, "alloc_ns_per_op", NULL, "ns", true,
-			b->res[R_ALLOC_NS], repeats, b->irqs[0], &wa);
-	sb_out_timed_at(out, false, "free_ns_per_op", NULL, "ns", true,
-			b->res[R_FREE_NS], repeats, b->irqs[1], &wf);
-	sb_out_timed_at(out, false, "alloc_cycles_per_op", NULL, "cycles", true,
-			b->res[R_ALLOC_CYCLES], repeats, b->irqs[0], NULL);
-	sb_out_timed_at(out, false, "free_cycles_per_op", NULL, "cycles", true,
-			b->res[R_FREE_CYCLES], repeats, b->irqs[1], NULL);
-	sb_printf(out, "}");
+	sb_out_alloc_free(out, b->samples);
 }
 
 static int batch_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
-	struct batch b = { .ctx = ctx, .count = ctx->val[P_COUNT] };
+	struct batch b = {
+		.ctx = ctx,
+		.count = ctx->val[P_COUNT],
+		.samples = &ctx->samples,
+	};
 	u64 size = ctx->val[P_SIZE];
 	char name[32];
-	s64 *res;
-	u32 *windows;
-	int ret, i;
+	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
@@ -236,19 +193,14 @@ static int batch_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, b.count * (repeats + 1));
 	if (ret)
 		return ret;
-	res = kcalloc(R_NR * repeats, sizeof(*res), GFP_KERNEL);
-	windows = kcalloc(2 * repeats, sizeof(*windows), GFP_KERNEL);
-	b.irqs[0] = kcalloc(2 * repeats, sizeof(u64), GFP_KERNEL);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SB_SIDES, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS, b.count);
 	b.objs = kvmalloc_array(b.count, sizeof(*b.objs), GFP_KERNEL);
 	b.order = kvmalloc_array(b.count, sizeof(*b.order), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!res || !windows || !b.irqs[0] || !b.objs || !b.order)
+	if (!ret && (!b.objs || !b.order))
+		ret = -ENOMEM;
+	if (ret)
 		goto out;
-	b.irqs[1] = b.irqs[0] + repeats;
-	for (i = 0; i < R_NR; i++)
-		b.res[i] = res + i * repeats;
-	b.windows[0] = windows;
-	b.windows[1] = windows + repeats;
 	batch_fill_order(&b);
 	snprintf(name, sizeof(name), "slabbench-batch-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
@@ -264,9 +216,6 @@ static int batch_run(struct sb_ctx *ctx)
 out:
 	kvfree(b.order);
 	kvfree(b.objs);
-	kfree(windows);
-	kfree(b.irqs[0]);
-	kfree(res);
 	return ret;
 }
 

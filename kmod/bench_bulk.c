@@ -40,23 +40,16 @@ static const char * const bulk_apis[] = { "loop", "bulk" };
 struct bulk {
 	struct sb_ctx *ctx;
 	void **objs;
-	unsigned int nr_points;
+	unsigned int nr_bulks;
 	unsigned int object_size;
-	/* [point][api][repeat] */
-	s64 *ns;
-	s64 *cycles;
-	u32 *windows;
-	u64 *irqs;
-	/* [repeat][i]: point * API_NR + api run i-th in that repeat. */
-	u32 *order;
-	/* [point][api]: the twin loop over that point's rounds. */
-	struct sb_timer *overhead;
+	/* A point per bulk size and API: bulk index * API_NR + api. */
+	struct sb_samples *samples;
 };
 
 /* 1, 2, 4, ... below max_bulk, then max_bulk. */
 static unsigned int bulk_at(const struct bulk *b, unsigned int idx)
 {
-	return idx + 1 < b->nr_points ? 1U << idx : b->ctx->val[P_MAX_BULK];
+	return idx + 1 < b->nr_bulks ? 1U << idx : b->ctx->val[P_MAX_BULK];
 }
 
 /* Timed chunks hold about SB_BATCH objects whatever the bulk size. */
@@ -183,8 +176,7 @@ static int bulk_loop(struct bulk *b, struct kmem_cache *cache,
 static int bulk_sample(struct bulk *b, unsigned int k, unsigned int api,
 		       unsigned int r)
 {
-	unsigned int repeats = b->ctx->val[P_REPEATS];
-	unsigned int bulk = bulk_at(b, k), at;
+	unsigned int bulk = bulk_at(b, k);
 	u64 rounds = bulk_rounds(b, bulk);
 	struct kmem_cache *cache;
 	struct sb_timer t;
@@ -202,25 +194,18 @@ static int bulk_sample(struct bulk *b, unsigned int k, unsigned int api,
 	if (!ret)
 		ret = bulk_loop(b, cache, api, bulk, rounds, &t, false);
 	kmem_cache_destroy(cache);
-	if (ret)
-		return ret;
-	at = (k * API_NR + api) * repeats + r;
-	b->ns[at] = sb_per_op_milli(t.ns, b->overhead[k * API_NR + api].ns,
-				    rounds * bulk);
-	b->cycles[at] = sb_per_op_milli(t.cycles,
-					b->overhead[k * API_NR + api].cycles,
-					rounds * bulk);
-	b->irqs[at] = t.irqs;
-	b->windows[at] = t.window;
-	return 0;
+	if (!ret)
+		sb_sample(b->samples, k * API_NR + api, r, &t);
+	return ret;
 }
 
 static int bulk_pinned(void *arg)
 {
 	struct bulk *b = arg;
-	unsigned int nr = b->nr_points * API_NR;
+	unsigned int nr = b->samples->nr_points;
 	unsigned int k, i, r, p, bulk;
 	struct sb_timer t;
+	const u32 *order;
 	int ret;
 
 	/* Each point's twin, after an untimed pass that translates its code. */
@@ -230,12 +215,12 @@ static int bulk_pinned(void *arg)
 		bulk_loop(b, NULL, p % API_NR, bulk,
 			  min_t(u64, bulk_rounds(b, bulk), SB_BATCH), &t, true);
 		bulk_loop(b, NULL, p % API_NR, bulk, bulk_rounds(b, bulk),
-			  &b->overhead[p], true);
+			  &b->samples->loop[p], true);
 	}
-	for (r = 0; r < b->ctx->val[P_REPEATS]; r++) {
-		sb_point_order(b->order + r * nr, nr, r);
+	for (r = 0; r < b->samples->repeats; r++) {
+		order = sb_samples_shuffle(b->samples, r);
 		for (i = 0; i < nr; i++) {
-			p = b->order[r * nr + i];
+			p = order[i];
 			ret = bulk_sample(b, p / API_NR, p % API_NR, r);
 			if (ret)
 				return ret;
@@ -254,36 +239,25 @@ static void bulk_label(struct sb_out *out, u32 idx, const void *arg)
 
 static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_label at[] = { { "bulk" }, { "api" }, {} };
 	struct sb_out *out = ctx->out;
-	struct sb_windows win;
-	unsigned int k, api, idx;
+	unsigned int k, api, p;
 
 	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
-	sb_out_point_order(out, b->order, b->nr_points * API_NR, repeats,
-			   bulk_label, b);
+	sb_out_samples_order(out, b->samples, bulk_label, b);
+	sb_printf(out, "\"object_size\":%u,", b->object_size);
 	/* Of the first point's loop of single calls. */
-	sb_printf(out, "\"object_size\":%u,\"loop_overhead_ns\":",
-		  b->object_size);
-	sb_out_milli(out, sb_per_op_milli(b->overhead[API_LOOP].ns, 0,
-					  bulk_rounds(b, 1)));
+	sb_out_loop_overhead(out, b->samples);
 	sb_printf(out, ",\"metrics\":{");
-	for (k = 0; k < b->nr_points; k++) {
+	for (k = 0; k < b->nr_bulks; k++) {
 		at[0].num = bulk_at(b, k);
 		for (api = 0; api < API_NR; api++) {
 			at[1].str = bulk_apis[api];
-			idx = (k * API_NR + api) * repeats;
-			win.id = b->windows + idx;
-			win.ops = DIV_ROUND_UP(ctx->val[P_OBJECTS], at[0].num) * at[0].num;
-			win.loop = b->overhead[k * API_NR + api].window;
-			win.loop_milli = sb_per_op_milli(b->overhead[k * API_NR + api].ns,
-							 0, win.ops);
-			sb_out_timed_at(out, !k && !api, "ns_per_obj", at, "ns",
-					true, b->ns + idx, repeats, b->irqs + idx, &win);
-			sb_out_timed_at(out, false, "cycles_per_obj", at,
-					"cycles", true, b->cycles + idx, repeats,
-					b->irqs + idx, NULL);
+			p = k * API_NR + api;
+			sb_out_clock(out, !p, "ns_per_obj", at, b->samples,
+				     SB_NS, p);
+			sb_out_clock(out, false, "cycles_per_obj", at,
+				     b->samples, SB_CYCLES, p);
 		}
 	}
 	sb_printf(out, "}");
@@ -293,33 +267,36 @@ static int bulk_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
 	unsigned int max_bulk = ctx->val[P_MAX_BULK];
-	struct bulk b = { .ctx = ctx };
+	struct bulk b = {
+		.ctx = ctx,
+		.nr_bulks = ilog2(max_bulk) + 1 + !is_power_of_2(max_bulk),
+		.samples = &ctx->samples,
+	};
 	u64 size = ctx->val[P_SIZE];
-	unsigned int nr_samples;
+	unsigned int p;
 	u64 per_point;
 	int ret;
 
-	b.nr_points = ilog2(max_bulk) + 1 + !is_power_of_2(max_bulk);
 	/* Each sample's warm-up and timed pass, rounded up to whole bulks. */
 	per_point = API_NR * repeats * 2 * (ctx->val[P_OBJECTS] + max_bulk);
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
 		ret = sb_check_mem(ctx, max_bulk * (size + sizeof(void *)));
 	if (!ret)
-		ret = sb_check_work(ctx, per_point * b.nr_points);
+		ret = sb_check_work(ctx, per_point * b.nr_bulks);
 	if (ret)
 		return ret;
-	nr_samples = b.nr_points * API_NR * repeats;
-	b.ns = kcalloc(nr_samples, sizeof(*b.ns), GFP_KERNEL);
-	b.cycles = kcalloc(nr_samples, sizeof(*b.cycles), GFP_KERNEL);
-	b.irqs = kcalloc(nr_samples, sizeof(*b.irqs), GFP_KERNEL);
-	b.windows = kcalloc(nr_samples, sizeof(*b.windows), GFP_KERNEL);
-	b.order = kcalloc(nr_samples, sizeof(*b.order), GFP_KERNEL);
-	b.overhead = kcalloc(b.nr_points * API_NR, sizeof(*b.overhead), GFP_KERNEL);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, b.nr_bulks * API_NR, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS, 0);
 	b.objs = kcalloc(max_bulk, sizeof(*b.objs), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!b.ns || !b.cycles || !b.irqs || !b.windows || !b.order || !b.overhead || !b.objs)
+	if (!ret && !b.objs)
+		ret = -ENOMEM;
+	if (ret)
 		goto out;
+	/* Whole bulks: the objects rounded up. */
+	for (p = 0; p < b.samples->nr_points; p++)
+		b.samples->ops[p] = bulk_rounds(&b, bulk_at(&b, p / API_NR)) *
+				   bulk_at(&b, p / API_NR);
 	ret = sb_run_on_cpu(ctx->val[P_CPU], bulk_pinned, &b);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (bulks of up to %u objects of %llu bytes)",
@@ -328,12 +305,6 @@ static int bulk_run(struct sb_ctx *ctx)
 		bulk_out(ctx, &b);
 out:
 	kfree(b.objs);
-	kfree(b.windows);
-	kfree(b.overhead);
-	kfree(b.order);
-	kfree(b.irqs);
-	kfree(b.cycles);
-	kfree(b.ns);
 	return ret;
 }
 

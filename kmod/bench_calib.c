@@ -39,10 +39,8 @@ static const struct sb_param calib_params[] = {
 struct calib {
 	struct sb_ctx *ctx;
 	u8 *buf;
-	u64 ops;
-	s64 *ns;
-	s64 *cycles;
-	u32 *windows;
+	/* Raw: the twin loops are left at zero, nothing is subtracted. */
+	struct sb_samples *samples;
 };
 
 static void calib_window(struct calib *c, struct sb_timer *t)
@@ -82,11 +80,9 @@ static int calib_pinned(void *arg)
 
 	/* One untimed window: translated code, and for reads a warm buffer. */
 	calib_window(c, &t);
-	for (r = 0; r < c->ctx->val[P_REPEATS]; r++) {
+	for (r = 0; r < c->samples->repeats; r++) {
 		calib_window(c, &t);
-		c->ns[r] = sb_per_op_milli(t.ns, 0, c->ops);
-		c->cycles[r] = sb_per_op_milli(t.cycles, 0, c->ops);
-		c->windows[r] = t.window;
+		sb_sample(c->samples, 0, r, &t);
 		cond_resched();
 	}
 	return 0;
@@ -94,45 +90,40 @@ static int calib_pinned(void *arg)
 
 static int calib_run(struct sb_ctx *ctx)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
-	struct calib c = { .ctx = ctx };
-	struct sb_windows win;
+	struct calib c = {
+		.ctx = ctx,
+		.samples = &ctx->samples,
+	};
+	u64 ops;
 	int ret;
 
 	if (ctx->val[P_MODE] == MODE_LOOP)
-		c.ops = ctx->val[P_ITERS];
+		ops = ctx->val[P_ITERS];
 	else
-		c.ops = DIV_ROUND_UP(ctx->val[P_BYTES], ctx->val[P_STRIDE]);
+		ops = DIV_ROUND_UP(ctx->val[P_BYTES], ctx->val[P_STRIDE]);
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret && ctx->val[P_MODE] == MODE_READ)
 		ret = sb_check_mem(ctx, ctx->val[P_BYTES]);
+	if (!ret)
+		ret = sb_samples_alloc(ctx, SB_CLOCKS, 1, ctx->val[P_REPEATS],
+				       SB_SAMPLE_WINDOWS, ops);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
-	c.ns = kcalloc(repeats, sizeof(*c.ns), GFP_KERNEL);
-	c.cycles = kcalloc(repeats, sizeof(*c.cycles), GFP_KERNEL);
-	c.windows = kcalloc(repeats, sizeof(*c.windows), GFP_KERNEL);
 	if (ctx->val[P_MODE] == MODE_READ)
 		c.buf = kvzalloc(ctx->val[P_BYTES], GFP_KERNEL);
-	if (!c.ns || !c.cycles || !c.windows ||
-	    (ctx->val[P_MODE] == MODE_READ && !c.buf))
+	if (ctx->val[P_MODE] == MODE_READ && !c.buf)
 		goto out;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], calib_pinned, &c);
 	if (ret)
 		goto out;
-	win.id = c.windows;
-	win.ops = c.ops;
-	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", c.ops);
-	sb_out_timed_at(ctx->out, true, "ns_per_op", NULL, "ns", true, c.ns,
-			repeats, NULL, &win);
-	sb_out_metric(ctx->out, false, "cycles_per_op", "cycles", true,
-		      c.cycles, repeats);
+	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", ops);
+	sb_out_clock(ctx->out, true, "ns_per_op", NULL, c.samples, SB_NS, 0);
+	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, c.samples,
+		     SB_CYCLES, 0);
 	sb_printf(ctx->out, "}");
 out:
 	kvfree(c.buf);
-	kfree(c.windows);
-	kfree(c.cycles);
-	kfree(c.ns);
 	return ret;
 }
 

@@ -30,11 +30,7 @@ static const struct sb_param fastpath_params[] = {
 struct fastpath {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
-	s64 *ns;
-	s64 *cycles;
-	u32 *windows;
-	u64 *irqs;
-	struct sb_timer overhead;
+	struct sb_samples *samples;
 	u64 extra_loops;	/* spins of sb_spin() per pair, for sb_extra_ns */
 	u64 spin_ps;		/* one spin's time as calibrated, in ps */
 };
@@ -173,37 +169,32 @@ static int fastpath_pinned(void *arg)
 			ret = fastpath_loop(f, SB_BATCH, &t, true);
 	} while (!ret && sb_warming(start));
 	if (!ret)
-		ret = fastpath_loop(f, iters, &f->overhead, true);
+		ret = fastpath_loop(f, iters, &f->samples->loop[0], true);
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
 		ret = fastpath_loop(f, iters, &t, twin);
-		f->ns[r] = sb_per_op_milli(t.ns, f->overhead.ns, iters);
-		f->cycles[r] = sb_per_op_milli(t.cycles, f->overhead.cycles, iters);
-		f->windows[r] = t.window;
-		f->irqs[r] = t.irqs;
+		sb_sample(f->samples, 0, r, &t);
 	}
 	return ret;
 }
 
 static int fastpath_run(struct sb_ctx *ctx)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
-	struct fastpath f = { .ctx = ctx };
-	struct sb_windows win = { .ops = ctx->val[P_ITERS] };
+	struct fastpath f = {
+		.ctx = ctx,
+		.samples = &ctx->samples,
+	};
 	char name[32];
 	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
 	if (!ret)
-		ret = sb_check_work(ctx, ctx->val[P_ITERS] * repeats);
+		ret = sb_check_work(ctx, ctx->val[P_ITERS] * ctx->val[P_REPEATS]);
+	if (!ret)
+		ret = sb_samples_alloc(ctx, SB_CLOCKS, 1, ctx->val[P_REPEATS],
+				       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS,
+				       ctx->val[P_ITERS]);
 	if (ret)
 		return ret;
-	ret = -ENOMEM;
-	f.ns = kcalloc(repeats, sizeof(*f.ns), GFP_KERNEL);
-	f.cycles = kcalloc(repeats, sizeof(*f.cycles), GFP_KERNEL);
-	f.windows = kcalloc(repeats, sizeof(*f.windows), GFP_KERNEL);
-	f.irqs = kcalloc(repeats, sizeof(*f.irqs), GFP_KERNEL);
-	if (!f.ns || !f.cycles || !f.windows || !f.irqs)
-		goto out;
 	if (ctx->val[P_API] == API_CACHE) {
 		snprintf(name, sizeof(name), "slabbench-%llu", ctx->val[P_SIZE]);
 		ret = sb_cache_create_unmerged(ctx, name, ctx->val[P_SIZE],
@@ -218,24 +209,13 @@ static int fastpath_run(struct sb_ctx *ctx)
 	if (sb_extra_ns)
 		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
 			  sb_extra_ns, f.extra_loops, f.spin_ps);
-	sb_printf(ctx->out, "\"loop_overhead_ns\":");
-	sb_out_milli(ctx->out, sb_per_op_milli(f.overhead.ns, 0,
-					       ctx->val[P_ITERS]));
+	sb_out_loop_overhead(ctx->out, f.samples);
 	sb_printf(ctx->out, ",\"metrics\":{");
-	win.id = f.windows;
-	win.loop = f.overhead.window;
-	win.loop_milli = sb_per_op_milli(f.overhead.ns, 0, ctx->val[P_ITERS]);
-	sb_out_timed_at(ctx->out, true, "ns_per_op", NULL, "ns", true, f.ns,
-			repeats, f.irqs, &win);
-	sb_out_timed_at(ctx->out, false, "cycles_per_op", NULL, "cycles", true,
-			f.cycles, repeats, f.irqs, NULL);
+	sb_out_clock(ctx->out, true, "ns_per_op", NULL, f.samples, SB_NS, 0);
+	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, f.samples, SB_CYCLES, 0);
 	sb_printf(ctx->out, "}");
 out:
 	kmem_cache_destroy(f.cache);
-	kfree(f.windows);
-	kfree(f.irqs);
-	kfree(f.cycles);
-	kfree(f.ns);
 	return ret;
 }
 

@@ -44,25 +44,15 @@
  *    SLAB's reaper (a kworker) frees later are not this thread's.
  * SLOB has no per-CPU cache, no node lists: only its pages are counted.
  *
- * On kernels with the allocator's own statistics, the result carries them
- * per counted repeat, read around the same rounds, so that the counts can
- * be checked against them: SLUB_STATS (6.1) alloc_slowpath,
- * free_slowpath, alloc_slab and free_slab; DEBUG_SLAB's allocmiss,
- * freemiss and grown (slabs of 2^gfporder pages).
+ * The probes that count are in hitrate_probes.c, the allocator's own
+ * statistics the counts are checked against in hitrate_stats.c.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
-#include <linux/kprobes.h>
-#include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/preempt.h>
-#include <linux/cpumask.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/prandom.h>
-#include <linux/reciprocal_div.h>
-#include <linux/local_lock.h>
-#include "slabbench.h"
+#include "hitrate.h"
 
 enum { P_SIZE, P_COUNT, P_ROUNDS, P_REPEATS, P_PATTERN, P_CPU, P_ORDER, P_SEED };
 
@@ -88,576 +78,6 @@ static const struct sb_param hitrate_params[] = {
 		     U32_MAX },
 };
 
-/* What the probes count, per CPU. */
-enum {
-	C_ALLOC_SLOW,
-	C_FREE_SLOW,
-	C_ALLOC_MOVED,
-	C_FREE_MOVED,
-	C_FREE_BLOCK,
-	C_LOCKS,
-	C_PAGES_ALLOC,
-	C_PAGES_FREED,
-	C_NR
-};
-
-struct hr_counts {
-	u64 n[C_NR];
-};
-
-/* One hitrate run at a time: sb_main.c serialises runs. */
-static DEFINE_PER_CPU(struct hr_counts, hr_counts);
-static struct kmem_cache *hr_cache;
-static struct task_struct *hr_task;
-#ifndef CONFIG_SLOB
-/* Pointers held in hr_cache's struct kmem_cache: its node[] among them. */
-#define HR_MAX_LOCKS	128
-static unsigned long hr_locks[HR_MAX_LOCKS];
-static unsigned int hr_nr_locks;
-#endif
-
-/*
- * This thread's own work: softirqs that run on its stack at an interrupt's
- * end (RCU callbacks freeing other caches' slabs, say) are not. The
- * hardirq and NMI counts cannot tell: an int3 kprobe enters its handler
- * as an NMI, the serving-softirq bit stays the probed code's.
- */
-static bool hr_mine(void)
-{
-	return current == READ_ONCE(hr_task) && !in_serving_softirq();
-}
-
-#ifndef CONFIG_SLOB
-/* This thread, and a probed function whose first argument is our cache. */
-static bool hr_mine_on_cache(struct pt_regs *regs)
-{
-	return hr_mine() &&
-	       regs_get_kernel_argument(regs, 0) == (unsigned long)READ_ONCE(hr_cache);
-}
-
-#endif
-
-static void hr_add(unsigned int c, u64 v)
-{
-	this_cpu_add(hr_counts.n[c], v);
-}
-
-/*
- * A probe: a kprobe (@pre) or a kretprobe (@entry, @ret, @data_size).
- * Handlers run with preemption off, possibly with IRQs off: they count,
- * nothing else, and never allocate.
- */
-struct hr_probe {
-	/* Key under "probes" in the result. */
-	const char *name;
-	/* Candidates; gcc may add .constprop.0 or .isra.0. */
-	const char * const *symbols;
-	kprobe_pre_handler_t pre;
-	kretprobe_handler_t entry;
-	kretprobe_handler_t ret;
-	size_t data_size;
-};
-
-struct hr_order_data {
-	unsigned int order;
-};
-
-static int hr_pages_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct hr_order_data *d = (struct hr_order_data *)ri->data;
-
-	if (!hr_mine())
-		return 1;
-	d->order = regs_get_kernel_argument(regs, 1);
-	return 0;
-}
-
-static int hr_pages_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct hr_order_data *d = (struct hr_order_data *)ri->data;
-
-	if (regs_return_value(regs))
-		hr_add(C_PAGES_ALLOC, 1ULL << d->order);
-	return 0;
-}
-
-static int hr_free_pages_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	if (hr_mine())
-		hr_add(C_PAGES_FREED, 1ULL << regs_get_kernel_argument(regs, 1));
-	return 0;
-}
-
-/* 6.12 renamed it with memory allocation profiling. */
-static const char * const hr_alloc_pages_syms[] = {
-	"__alloc_pages", "__alloc_pages_noprof", NULL
-};
-static const char * const hr_free_pages_syms[] = { "__free_pages", NULL };
-
-#ifndef CONFIG_SLOB
-/*
- * Locks: at the head of one of the cache's struct kmem_cache_node. No
- * other pointer the cache holds is the address of a lock (its name, the
- * list of caches, the sysfs kobject's relatives), and the thread takes
- * few locks of any kind in its rounds.
- */
-static int hr_lock_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	unsigned long lock = regs_get_kernel_argument(regs, 0);
-	unsigned int i;
-
-	if (!hr_mine())
-		return 0;
-	for (i = 0; i < hr_nr_locks; i++) {
-		if (hr_locks[i] == lock) {
-			hr_add(C_LOCKS, 1);
-			break;
-		}
-	}
-	return 0;
-}
-
-static const char * const hr_lock_syms[] = { "_raw_spin_lock", NULL };
-static const char * const hr_lock_irqsave_syms[] = { "_raw_spin_lock_irqsave", NULL };
-static const char * const hr_lock_irq_syms[] = { "_raw_spin_lock_irq", NULL };
-
-/* Every word of the cache's struct kmem_cache that is a kernel address. */
-static void hr_find_locks(void)
-{
-	const unsigned long *w = (const unsigned long *)hr_cache;
-	size_t i, n = ksize(hr_cache) / sizeof(*w);
-
-	hr_nr_locks = 0;
-	for (i = 0; i < n && hr_nr_locks < HR_MAX_LOCKS; i++)
-		if (virt_addr_valid((void *)w[i]))
-			hr_locks[hr_nr_locks++] = w[i];
-}
-#endif
-
-#ifdef CONFIG_SLAB
-/*
- * The head of mm/slab.c's private struct array_cache. SLAB's code is
- * frozen in 6.1 (it was removed in 6.8), so this layout cannot drift.
- */
-struct hr_array_cache_head {
-	unsigned int avail;
-	unsigned int limit;
-};
-
-static const struct hr_array_cache_head *hr_slab_ac(void)
-{
-	return this_cpu_ptr((struct hr_array_cache_head __percpu *)
-			    sb_slab_head(READ_ONCE(hr_cache))->cpu_cache);
-}
-
-struct hr_avail_data {
-	unsigned int avail;
-};
-
-static int hr_refill_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct hr_avail_data *d = (struct hr_avail_data *)ri->data;
-
-	if (!hr_mine_on_cache(regs))
-		return 1;
-	hr_add(C_ALLOC_SLOW, 1);
-	d->avail = hr_slab_ac()->avail;
-	return 0;
-}
-
-/* cache_alloc_refill() returns ac->entry[--ac->avail]. */
-static int hr_refill_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct hr_avail_data *d = (struct hr_avail_data *)ri->data;
-	u64 now = hr_slab_ac()->avail + !!regs_return_value(regs);
-
-	if (now > d->avail)
-		hr_add(C_ALLOC_MOVED, now - d->avail);
-	return 0;
-}
-
-/* The test in ___cache_free() that sends a free to cache_flusharray(). */
-static int hr_cache_free_entry(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct hr_avail_data *d = (struct hr_avail_data *)ri->data;
-	const struct hr_array_cache_head *ac;
-
-	if (!hr_mine_on_cache(regs))
-		return 1;
-	ac = hr_slab_ac();
-	if (ac->avail < ac->limit)
-		return 1;
-	hr_add(C_FREE_SLOW, 1);
-	d->avail = ac->avail;
-	return 0;
-}
-
-/* After the flush, ___cache_free() adds the freed object to the array. */
-static int hr_cache_free_ret(struct kretprobe_instance *ri,
-			     struct pt_regs *regs)
-{
-	struct hr_avail_data *d = (struct hr_avail_data *)ri->data;
-	u64 after = hr_slab_ac()->avail;
-
-	if (d->avail + 1 > after)
-		hr_add(C_FREE_MOVED, d->avail + 1 - after);
-	return 0;
-}
-
-static int hr_free_block_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	if (hr_mine_on_cache(regs))
-		hr_add(C_FREE_BLOCK, 1);
-	return 0;
-}
-
-static const char * const hr_refill_syms[] = {
-	"cache_alloc_refill", "cache_alloc_refill.constprop.0",
-	"cache_alloc_refill.isra.0", NULL
-};
-static const char * const hr_cache_free_syms[] = { "___cache_free", NULL };
-static const char * const hr_free_block_syms[] = {
-	"free_block.constprop.0", "free_block", "free_block.isra.0", NULL
-};
-
-static const struct hr_probe hr_probes[] = {
-	{ "alloc", hr_refill_syms, NULL, hr_refill_entry, hr_refill_ret,
-	  sizeof(struct hr_avail_data) },
-	{ "free", hr_cache_free_syms, NULL, hr_cache_free_entry,
-	  hr_cache_free_ret, sizeof(struct hr_avail_data) },
-	{ "free_block", hr_free_block_syms, hr_free_block_pre },
-	{ "lock", hr_lock_syms, hr_lock_pre },
-	{ "lock_irqsave", hr_lock_irqsave_syms, hr_lock_pre },
-	{ "lock_irq", hr_lock_irq_syms, hr_lock_pre },
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
-};
-#define HR_PER_CPU_CACHE	1
-#elif defined(CONFIG_SLUB)
-/*
- * The heads of SLUB's struct kmem_cache and struct kmem_cache_cpu, the
- * same in 6.1 (include/linux/slub_def.h) and 6.12 (mm/slab.h, without
- * SLUB_TINY), neither of which a module can include. Checked against the
- * cache before use (hr_slub_layout_ok()); the walk of the free list needs
- * unobfuscated free pointers (no SLAB_FREELIST_HARDENED).
- */
-struct hr_slub_cache_head {
-	void __percpu *cpu_slab;
-#ifndef SB_SLUB_DEF_H
-	/* Where SLUB's structs went private (6.8 on); empty without lockdep. */
-	struct lock_class_key lock_key;
-#endif
-	slab_flags_t flags;
-	unsigned long min_partial;
-	unsigned int size;
-	unsigned int object_size;
-	struct reciprocal_value reciprocal_size;
-	unsigned int offset;
-};
-
-struct hr_slub_cpu_freelist {
-	void *freelist;
-};
-
-static const struct hr_slub_cache_head *hr_slub_head(void)
-{
-	return (const struct hr_slub_cache_head *)READ_ONCE(hr_cache);
-}
-
-/*
- * Whether the free list can be walked: the layout matches the cache and
- * free pointers are stored plain. Otherwise (Debian's kernel hardens
- * them) objects per alloc slow path are not counted, and not reported.
- */
-static bool hr_slub_walk;
-
-static bool hr_slub_walk_ok(void)
-{
-	const struct hr_slub_cache_head *h = hr_slub_head();
-
-	return !IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-	       h->object_size == kmem_cache_size(hr_cache) &&
-	       h->size >= h->object_size &&
-	       h->offset <= h->size - sizeof(void *);
-}
-
-static int hr_slab_alloc_entry(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	if (!hr_mine_on_cache(regs))
-		return 1;
-	hr_add(C_ALLOC_SLOW, 1);
-	return !READ_ONCE(hr_slub_walk);
-}
-
-/*
- * ___slab_alloc() returns the first object of the free list it took and
- * leaves the rest on the CPU's freelist: count those, by the free pointer
- * at s->offset in each. A slab holds at most MAX_OBJS_PER_PAGE (32767)
- * objects: the bound only guards against a corrupt list.
- */
-static int hr_slab_alloc_ret(struct kretprobe_instance *ri,
-			     struct pt_regs *regs)
-{
-	const struct hr_slub_cache_head *h = hr_slub_head();
-	const struct hr_slub_cpu_freelist *c;
-	void *p;
-	u64 n;
-
-	if (!regs_return_value(regs))
-		return 0;
-	c = this_cpu_ptr((struct hr_slub_cpu_freelist __percpu *)h->cpu_slab);
-	for (n = 1, p = READ_ONCE(c->freelist); p && n <= 32768; n++)
-		p = READ_ONCE(*(void **)(p + h->offset));
-	hr_add(C_ALLOC_MOVED, n);
-	return 0;
-}
-
-/* __slab_free(s, slab, head, tail, cnt, addr): cnt objects. */
-static int hr_slab_free_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	if (!hr_mine_on_cache(regs))
-		return 0;
-	hr_add(C_FREE_SLOW, 1);
-	hr_add(C_FREE_MOVED, (u32)regs_get_kernel_argument(regs, 4));
-	return 0;
-}
-
-static const char * const hr_slab_alloc_syms[] = {
-	"___slab_alloc", "___slab_alloc.constprop.0", "___slab_alloc.isra.0",
-	NULL
-};
-/* Only the unrenamed function: its fifth argument is read. */
-static const char * const hr_slab_free_syms[] = { "__slab_free", NULL };
-
-static const struct hr_probe hr_probes[] = {
-	{ "alloc", hr_slab_alloc_syms, NULL, hr_slab_alloc_entry,
-	  hr_slab_alloc_ret, 0 },
-	{ "free", hr_slab_free_syms, hr_slab_free_pre },
-	{ "lock", hr_lock_syms, hr_lock_pre },
-	{ "lock_irqsave", hr_lock_irqsave_syms, hr_lock_pre },
-	{ "lock_irq", hr_lock_irq_syms, hr_lock_pre },
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
-};
-#define HR_PER_CPU_CACHE	1
-#else
-static const struct hr_probe hr_probes[] = {
-	{ "pages_alloc", hr_alloc_pages_syms, NULL, hr_pages_entry,
-	  hr_pages_ret, sizeof(struct hr_order_data) },
-	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
-};
-#define HR_PER_CPU_CACHE	0
-#endif
-
-#define HR_NR_PROBES	ARRAY_SIZE(hr_probes)
-
-struct hr_kprobe {
-	struct kprobe kp;
-	struct kretprobe rp;
-	const char *attached;
-};
-
-static struct hr_kprobe hr_kprobes[HR_NR_PROBES];
-
-static void hr_unregister_one(unsigned int i)
-{
-	if (hr_probes[i].pre)
-		unregister_kprobe(&hr_kprobes[i].kp);
-	else
-		unregister_kretprobe(&hr_kprobes[i].rp);
-}
-
-static void hr_unregister(unsigned int n)
-{
-	while (n--)
-		hr_unregister_one(n);
-}
-
-static int hr_register_one(unsigned int i, const char *sym)
-{
-	const struct hr_probe *p = &hr_probes[i];
-	struct hr_kprobe *k = &hr_kprobes[i];
-
-	/* A kprobe must be zeroed before each registration. */
-	memset(&k->kp, 0, sizeof(k->kp));
-	memset(&k->rp, 0, sizeof(k->rp));
-	if (p->pre) {
-		k->kp.symbol_name = sym;
-		k->kp.pre_handler = p->pre;
-		return register_kprobe(&k->kp);
-	}
-	k->rp.kp.symbol_name = sym;
-	k->rp.entry_handler = p->entry;
-	k->rp.handler = p->ret;
-	k->rp.data_size = p->data_size;
-	/* Instances in flight at once: every CPU may be in the function. */
-	k->rp.maxactive = max_t(int, 64, 4 * num_possible_cpus());
-	return register_kretprobe(&k->rp);
-}
-
-static int hr_register(struct sb_ctx *ctx)
-{
-	const char * const *sym;
-	unsigned int i;
-	int ret = -ENOENT;
-
-	for (i = 0; i < HR_NR_PROBES; i++) {
-		hr_kprobes[i].attached = NULL;
-		for (sym = hr_probes[i].symbols; *sym; sym++) {
-			ret = hr_register_one(i, *sym);
-			if (!ret) {
-				hr_kprobes[i].attached = *sym;
-				break;
-			}
-		}
-		if (!hr_kprobes[i].attached) {
-			hr_unregister(i);
-			return sb_fail(ctx, "no kprobe for %s: %s and its variants failed (errno %d)",
-				       hr_probes[i].name, hr_probes[i].symbols[0], -ret);
-		}
-	}
-	return 0;
-}
-
-/* Kretprobe calls missed for want of an instance: the counts are short. */
-static unsigned long hr_missed(void)
-{
-	unsigned long missed = 0;
-	unsigned int i;
-
-	for (i = 0; i < HR_NR_PROBES; i++)
-		if (!hr_probes[i].pre)
-			missed += hr_kprobes[i].rp.nmissed;
-	return missed;
-}
-
-static u64 hr_total(unsigned int c)
-{
-	u64 sum = 0;
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(hr_counts, cpu).n[c];
-	return sum;
-}
-
-#if defined(CONFIG_SLUB_STATS) && defined(SB_SLUB_DEF_H)
-/*
- * 6.1's struct kmem_cache_cpu (include/linux/slub_def.h) and the indices
- * of enum stat_item. Only where slub_def.h exists (Kbuild tests it): 6.8
- * made the struct private and later trees reorder it. A wrong layout could
- * not pass the cross-check, which is what these counters are for.
- */
-struct hr_slub_cpu_head {
-	void **freelist;
-	unsigned long tid;
-	void *slab;
-#ifdef CONFIG_SLUB_CPU_PARTIAL
-	void *partial;
-#endif
-	local_lock_t lock;
-	unsigned int stat[];
-};
-
-#define HR_STATS_KEY	"slub_stats"
-/* ALLOC_SLOWPATH, FREE_SLOWPATH, ALLOC_SLAB, FREE_SLAB */
-static const unsigned int hr_stat_items[] = { 1, 3, 8, 11 };
-static const char * const hr_stat_names[] = {
-	"alloc_slowpath", "free_slowpath", "alloc_slab", "free_slab"
-};
-
-static unsigned long hr_stat(unsigned int i)
-{
-	struct hr_slub_cpu_head __percpu *c;
-	unsigned long sum = 0;
-	unsigned int cpu;
-
-	c = *(struct hr_slub_cpu_head __percpu **)hr_cache;
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(c, cpu)->stat[hr_stat_items[i]];
-	return sum;
-}
-#define HR_NR_STATS	4
-static_assert(ARRAY_SIZE(hr_stat_items) == HR_NR_STATS);
-static_assert(ARRAY_SIZE(hr_stat_names) == HR_NR_STATS);
-#elif defined(CONFIG_SLAB) && defined(CONFIG_DEBUG_SLAB)
-/*
- * 6.1's struct kmem_cache for SLAB (include/linux/slab_def.h, which a
- * module cannot include) down to DEBUG_SLAB's statistics. SLAB is frozen
- * in 6.1; the name and the object size are checked before the counters
- * are believed.
- */
-struct hr_slab_debug_cache {
-	void __percpu *cpu_cache;
-	unsigned int batchcount;
-	unsigned int limit;
-	unsigned int shared;
-	unsigned int size;
-	struct reciprocal_value reciprocal_buffer_size;
-	slab_flags_t flags;
-	unsigned int num;
-	unsigned int gfporder;
-	gfp_t allocflags;
-	size_t colour;
-	unsigned int colour_off;
-	unsigned int freelist_size;
-	void (*ctor)(void *obj);
-	const char *name;
-	struct list_head list;
-	int refcount;
-	int object_size;
-	int align;
-	unsigned long num_active;
-	unsigned long num_allocations;
-	unsigned long high_mark;
-	unsigned long grown;
-	unsigned long reaped;
-	unsigned long errors;
-	unsigned long max_freeable;
-	unsigned long node_allocs;
-	unsigned long node_frees;
-	unsigned long node_overflow;
-	atomic_t allochit;
-	atomic_t allocmiss;
-	atomic_t freehit;
-	atomic_t freemiss;
-};
-
-#define HR_STATS_KEY	"slab_stats"
-static const char * const hr_stat_names[] = { "allocmiss", "freemiss", "grown" };
-
-static const struct hr_slab_debug_cache *hr_slab_debug(void)
-{
-	return (const struct hr_slab_debug_cache *)hr_cache;
-}
-
-static bool hr_stats_ok(void)
-{
-	const struct hr_slab_debug_cache *c = hr_slab_debug();
-
-	return !strcmp(c->name, "slabbench-hitrate") &&
-	       c->object_size == kmem_cache_size(hr_cache);
-}
-
-static unsigned long hr_stat(unsigned int i)
-{
-	const struct hr_slab_debug_cache *c = hr_slab_debug();
-
-	if (i == 0)
-		return atomic_read(&c->allocmiss);
-	if (i == 1)
-		return atomic_read(&c->freemiss);
-	return READ_ONCE(c->grown);
-}
-#define HR_NR_STATS	3
-static_assert(ARRAY_SIZE(hr_stat_names) == HR_NR_STATS);
-#else
-#define HR_NR_STATS	0
-#endif
 
 struct hitrate {
 	struct sb_ctx *ctx;
@@ -672,23 +92,15 @@ struct hitrate {
 	bool stats_ok;
 };
 
-/* Fisher-Yates over prandom, seeded: the same order on every kernel. */
+/* The free order; a random one is seeded, the same on every kernel. */
 static void hr_fill_order(struct hitrate *h)
 {
-	u32 i, j, tmp, n = h->ctx->val[P_COUNT];
-	struct rnd_state rnd;
+	u32 i, n = h->ctx->val[P_COUNT];
 
 	for (i = 0; i < n; i++)
 		h->order[i] = h->ctx->val[P_ORDER] == ORDER_LIFO ? n - 1 - i : i;
-	if (h->ctx->val[P_ORDER] != ORDER_RANDOM)
-		return;
-	prandom_seed_state(&rnd, h->ctx->val[P_SEED]);
-	for (i = n - 1; i > 0; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i + 1);
-		tmp = h->order[i];
-		h->order[i] = h->order[j];
-		h->order[j] = tmp;
-	}
+	if (h->ctx->val[P_ORDER] == ORDER_RANDOM)
+		sb_shuffle(h->order, n, h->ctx->val[P_SEED]);
 }
 
 /* Frees the first @n objects of @objs in allocation order. */
@@ -821,30 +233,6 @@ static void hr_out_rate(struct hitrate *h, s64 *samples, const char *name,
 	sb_out_metric(h->ctx->out, false, name, "%", false, samples, repeats);
 }
 
-static void hr_out_stats(struct hitrate *h)
-{
-#if HR_NR_STATS
-	unsigned int repeats = h->ctx->val[P_REPEATS], i, r;
-	struct sb_out *out = h->ctx->out;
-
-	if (!h->stats_ok) {
-		sb_printf(out, "\"" HR_STATS_KEY "\":\"layout mismatch, not read\",");
-		return;
-	}
-#ifdef CONFIG_DEBUG_SLAB
-	sb_printf(out, "\"slab_gfporder\":%u,", hr_slab_debug()->gfporder);
-#endif
-	sb_printf(out, "\"" HR_STATS_KEY "\":{");
-	for (i = 0; i < HR_NR_STATS; i++) {
-		sb_printf(out, "%s\"%s\":[", i ? "," : "", hr_stat_names[i]);
-		for (r = 0; r < repeats; r++)
-			sb_printf(out, "%s%llu", r ? "," : "", h->stats[i][r]);
-		sb_printf(out, "]");
-	}
-	sb_printf(out, "},");
-#endif
-}
-
 static void hr_output(struct hitrate *h, s64 *samples)
 {
 	struct sb_ctx *ctx = h->ctx;
@@ -854,18 +242,10 @@ static void hr_output(struct hitrate *h, s64 *samples)
 
 	sb_printf(out, "\"per_cpu_cache\":%s,\"ops_per_repeat\":%llu,",
 		  HR_PER_CPU_CACHE ? "true" : "false", ops);
-	sb_printf(out, "\"probes\":{");
-	for (i = 0; i < HR_NR_PROBES; i++)
-		sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "",
-			  hr_probes[i].name, hr_kprobes[i].attached);
-	sb_printf(out, "},");
-#ifndef CONFIG_SLOB
-	sb_printf(out, "\"node_lock_candidates\":%u,", hr_nr_locks);
+	hr_out_probes(out);
+#if HR_NR_STATS
+	hr_out_stats(out, h->stats, ctx->val[P_REPEATS], h->stats_ok);
 #endif
-#ifdef CONFIG_SLUB
-	sb_printf(out, "\"freelist_walked\":%s,", hr_slub_walk ? "true" : "false");
-#endif
-	hr_out_stats(h);
 #ifdef CONFIG_SLAB
 	sb_printf(out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
 		  sb_slab_head(hr_cache)->limit,
@@ -885,9 +265,7 @@ static void hr_output(struct hitrate *h, s64 *samples)
 	hr_out_rate(h, samples, "free_hit_rate", C_FREE_MOVED, ops);
 	hr_out_per1k(h, samples, "alloc_slowpath_per1k", C_ALLOC_SLOW, ops);
 	hr_out_per1k(h, samples, "free_slowpath_per1k", C_FREE_SLOW, ops);
-#ifdef CONFIG_SLUB
-	if (hr_slub_walk)
-#endif
+	if (hr_alloc_moved_counted())
 		hr_out_per_call(h, samples, "alloc_objects_per_slowpath",
 				C_ALLOC_MOVED, C_ALLOC_SLOW);
 	hr_out_per_call(h, samples, "free_objects_per_slowpath",
@@ -939,27 +317,20 @@ static int hitrate_run(struct sb_ctx *ctx)
 	if (!samples || !h.objs || !h.order)
 		goto out;
 	hr_fill_order(&h);
-	ret = sb_cache_create_unmerged(ctx, "slabbench-hitrate",
+	ret = sb_cache_create_unmerged(ctx, HR_CACHE_NAME,
 				       ctx->val[P_SIZE], &hr_cache);
 	if (ret)
 		goto out;
-#ifdef CONFIG_SLUB
-	WRITE_ONCE(hr_slub_walk, hr_slub_walk_ok());
-#endif
-#ifdef CONFIG_DEBUG_SLAB
+	hr_probes_prepare();
+#if HR_NR_STATS
 	h.stats_ok = hr_stats_ok();
-#else
-	h.stats_ok = true;
-#endif
-#ifndef CONFIG_SLOB
-	hr_find_locks();
 #endif
 	ret = hr_register(ctx);
 	if (ret)
 		goto out;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], hr_pinned, &h);
 	missed = hr_missed();
-	hr_unregister(HR_NR_PROBES);
+	hr_unregister_all();
 	if (!ret && missed)
 		ret = sb_fail(ctx, "kretprobes missed %lu calls: counts incomplete",
 			      missed);

@@ -95,7 +95,8 @@ struct ov_geom {
 struct overhead {
 	struct sb_ctx *ctx;
 	void **objs;
-	s64 *m[M_NR];
+	/* M_NR metrics at one point. */
+	struct sb_samples *samples;
 	struct ov_geom geom;
 	/* Slab pages at the peak of the last repeat. */
 	long pages;
@@ -277,21 +278,21 @@ static int ov_repeat(struct overhead *o, unsigned int r)
 	}
 	ov_geometry(g, s, o->objs, n, size);
 	ov_free(s, o->objs, n);
-	o->m[M_HELD_FREE][r] = (ov_slab_pages() - base) * 1000;
+	sb_samples_at(o->samples, M_HELD_FREE, 0)[r] = (ov_slab_pages() - base) * 1000;
 	kmem_cache_shrink(s);
-	o->m[M_HELD_SHRINK][r] = (ov_slab_pages() - base) * 1000;
+	sb_samples_at(o->samples, M_HELD_SHRINK, 0)[r] = (ov_slab_pages() - base) * 1000;
 	kmem_cache_destroy(s);
 
 	o->pages = peak - base;
-	o->m[M_SLAB_PAGES][r] = o->pages * 1000;
+	sb_samples_at(o->samples, M_SLAB_PAGES, 0)[r] = o->pages * 1000;
 	bytes = div64_s64((peak - base) * (s64)PAGE_SIZE * 1000, n);
-	o->m[M_BYTES][r] = bytes;
-	o->m[M_ROUNDING][r] = ((s64)g->stride - (s64)size) * 1000;
+	sb_samples_at(o->samples, M_BYTES, 0)[r] = bytes;
+	sb_samples_at(o->samples, M_ROUNDING, 0)[r] = ((s64)g->stride - (s64)size) * 1000;
 	tail_milli = div64_s64(((s64)g->pages_per_slab * PAGE_SIZE -
 				(s64)g->objs_per_slab * g->stride) * 1000,
 			       g->objs_per_slab);
-	o->m[M_TAIL][r] = tail_milli;
-	o->m[M_IDLE][r] = bytes - (s64)g->stride * 1000 - tail_milli;
+	sb_samples_at(o->samples, M_TAIL, 0)[r] = tail_milli;
+	sb_samples_at(o->samples, M_IDLE, 0)[r] = bytes - (s64)g->stride * 1000 - tail_milli;
 	return 0;
 }
 
@@ -374,16 +375,18 @@ static void ov_output(struct overhead *o)
 	ov_out_tunables(out, o);
 	sb_printf(out, "\"metrics\":{");
 	for (i = 0; i < M_NR; i++)
-		sb_out_metric(out, !i, ov_metrics[i].name, ov_metrics[i].unit,
-			      true, o->m[i], ctx->val[P_REPEATS]);
+		sb_out_samples(out, !i, ov_metrics[i].name, NULL,
+			       ov_metrics[i].unit, true, o->samples, i, 0);
 	sb_printf(out, "}");
 }
 
 static int overhead_run(struct sb_ctx *ctx)
 {
 	u64 n = ctx->val[P_COUNT];
-	struct overhead o = { .ctx = ctx };
-	unsigned int i;
+	struct overhead o = {
+		.ctx = ctx,
+		.samples = &ctx->samples,
+	};
 	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
@@ -392,16 +395,13 @@ static int overhead_run(struct sb_ctx *ctx)
 					     (1 + ctx->val[P_HOLD])));
 	if (!ret)
 		ret = sb_check_work(ctx, n * ctx->val[P_REPEATS]);
+	if (!ret)
+		ret = sb_samples_alloc(ctx, M_NR, 1, ctx->val[P_REPEATS], 0, n);
 	if (ret)
 		return ret;
-	ret = -ENOMEM;
-	for (i = 0; i < M_NR; i++) {
-		o.m[i] = kcalloc(ctx->val[P_REPEATS], sizeof(s64), GFP_KERNEL);
-		if (!o.m[i])
-			goto out;
-	}
 	/* Allocated before any reading, so it is part of every baseline. */
 	o.objs = kvmalloc_array(n, sizeof(void *), GFP_KERNEL);
+	ret = -ENOMEM;
 	if (!o.objs)
 		goto out;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], ov_pinned, &o);
@@ -409,8 +409,6 @@ static int overhead_run(struct sb_ctx *ctx)
 		ov_output(&o);
 out:
 	kvfree(o.objs);
-	for (i = 0; i < M_NR; i++)
-		kfree(o.m[i]);
 	return ret;
 }
 

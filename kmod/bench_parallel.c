@@ -53,6 +53,8 @@ struct parallel {
 	struct parallel_thread *th;
 	/* The pass: empty loops and warm-up, or timed. */
 	bool prep;
+	/* M_NR metrics; a point per k, k - 1. */
+	struct sb_samples *samples;
 };
 
 static int parallel_loop(struct parallel *p, void **objs, u64 iters,
@@ -111,12 +113,13 @@ static int parallel_thread(void *arg, unsigned int idx)
 }
 
 /*
- * One sample of each metric from the k threads of a timed pass; *@irqs:
- * the interrupts their CPUs took in their windows, all threads together.
+ * Sample @r of each metric from the k threads of a timed pass; its
+ * interrupts: those their CPUs took in their windows, all threads together.
  */
-static void parallel_sample(struct parallel *p, unsigned int k, s64 *m,
-			    u64 *irqs)
+static void parallel_sample(struct parallel *p, unsigned int k, unsigned int r)
 {
+	struct sb_samples *s = p->samples;
+	u64 *irqs = &s->irqs[(k - 1) * s->repeats + r];
 	u64 iters = p->ctx->val[P_ITERS];
 	u64 first = U64_MAX, last = 0, overhead = 0, window;
 	s64 sum = 0, worst = S64_MIN, ns;
@@ -132,13 +135,14 @@ static void parallel_sample(struct parallel *p, unsigned int k, s64 *m,
 		last = max(last, p->th[i].end_ns);
 		overhead += p->th[i].overhead.ns;
 	}
-	m[M_NS] = div_s64(sum, k);
-	m[M_NS_MAX] = worst;
+	sb_samples_at(s, M_NS, k - 1)[r] = div_s64(sum, k);
+	sb_samples_at(s, M_NS_MAX, k - 1)[r] = worst;
 	/* The threads overlap: the window holds one thread's loop overhead. */
 	window = last - first;
 	overhead = div_u64(overhead, k);
 	window = window > overhead ? window - overhead : 1;
-	m[M_OPS] = mul_u64_u64_div_u64(k * iters, NSEC_PER_SEC * 1000ULL, window);
+	sb_samples_at(s, M_OPS, k - 1)[r] =
+		mul_u64_u64_div_u64(k * iters, NSEC_PER_SEC * 1000ULL, window);
 }
 
 static void parallel_label(struct sb_out *out, u32 idx, const void *arg)
@@ -146,21 +150,19 @@ static void parallel_label(struct sb_out *out, u32 idx, const void *arg)
 	sb_printf(out, "%u", idx + 1);
 }
 
-static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
-			 unsigned int nr_k, const s64 *res, const u64 *irqs,
-			 const u32 *order)
+static void parallel_out(struct sb_ctx *ctx, struct parallel *p)
 {
 	static const char * const names[M_NR] = {
 		"ns_per_op", "ns_per_op_max", "ops_per_sec",
 	};
-	unsigned int repeats = ctx->val[P_REPEATS];
+	unsigned int nr_k = p->samples->nr_points;
 	struct sb_label at[] = { { "cpus" }, {} };
 	struct sb_out *out = ctx->out;
 	unsigned int k, i;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"cpus_used\":%u,",
 		  kmem_cache_size(p->cache), nr_k);
-	sb_out_point_order(out, order, nr_k, repeats, parallel_label, NULL);
+	sb_out_samples_order(out, p->samples, parallel_label, NULL);
 	sb_printf(out, "\"loop_overhead_ns\":");
 	sb_out_milli(out, sb_per_op_milli(p->th[0].overhead.ns, 0,
 					  ctx->val[P_ITERS]));
@@ -168,27 +170,24 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p,
 	for (k = 1; k <= nr_k; k++) {
 		at[0].num = k;
 		for (i = 0; i < M_NR; i++)
-			sb_out_timed_at(out, k == 1 && !i, names[i], at,
-					i == M_OPS ? "ops/s" : "ns", i != M_OPS,
-					res + ((k - 1) * M_NR + i) * repeats, repeats,
-					irqs + (k - 1) * repeats, NULL);
+			sb_out_samples(out, k == 1 && !i, names[i], at,
+				       i == M_OPS ? "ops/s" : "ns", i != M_OPS,
+				       p->samples, i, k - 1);
 	}
 	sb_printf(out, "}");
 }
 
-/* res: [k - 1][metric][repeat]; irqs: [k - 1][repeat]; order: [repeat][i]. */
-static int parallel_measure(struct parallel *p, const unsigned int *cpus,
-			    unsigned int nr_k, s64 *res, u64 *irqs, u32 *order)
+static int parallel_measure(struct parallel *p, const unsigned int *cpus)
 {
-	unsigned int repeats = p->ctx->val[P_REPEATS];
-	unsigned int k, r, i, j;
-	s64 m[M_NR];
+	unsigned int nr_k = p->samples->nr_points;
+	const u32 *order;
+	unsigned int k, r, j;
 	int ret;
 
-	for (r = 0; r < repeats; r++) {
-		sb_point_order(order + r * nr_k, nr_k, r);
+	for (r = 0; r < p->samples->repeats; r++) {
+		order = sb_samples_shuffle(p->samples, r);
 		for (j = 0; j < nr_k; j++) {
-			k = order[r * nr_k + j] + 1;
+			k = order[j] + 1;
 			p->prep = true;
 			ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
 			p->prep = false;
@@ -196,9 +195,7 @@ static int parallel_measure(struct parallel *p, const unsigned int *cpus,
 				ret = sb_run_on_cpus(cpus, k, parallel_thread, p);
 			if (ret)
 				return ret;
-			parallel_sample(p, k, m, &irqs[(k - 1) * repeats + r]);
-			for (i = 0; i < M_NR; i++)
-				res[((k - 1) * M_NR + i) * repeats + r] = m[i];
+			parallel_sample(p, k, r);
 		}
 	}
 	return 0;
@@ -210,11 +207,8 @@ static int parallel_run(struct sb_ctx *ctx)
 	u64 size = ctx->val[P_SIZE], burst = ctx->val[P_BURST];
 	/* Per thread, in a cache line of its own: no false sharing. */
 	u64 slots = max_t(u64, burst, L1_CACHE_BYTES / sizeof(void *));
-	struct parallel p = { .ctx = ctx };
+	struct parallel p = { .ctx = ctx, .samples = &ctx->samples };
 	unsigned int *cpus = NULL, nr_k = 0, cpu, i;
-	s64 *res = NULL;
-	u64 *irqs = NULL;
-	u32 *order = NULL;
 	int ret;
 
 	nr_k = min_t(unsigned int, num_online_cpus(), PARALLEL_MAX_CPUS);
@@ -228,11 +222,8 @@ static int parallel_run(struct sb_ctx *ctx)
 		return ret;
 	cpus = kcalloc(nr_k, sizeof(*cpus), GFP_KERNEL);
 	p.th = kcalloc(nr_k, sizeof(*p.th), GFP_KERNEL);
-	res = kcalloc(nr_k * M_NR * repeats, sizeof(*res), GFP_KERNEL);
-	irqs = kcalloc(nr_k * repeats, sizeof(*irqs), GFP_KERNEL);
-	order = kcalloc(nr_k * repeats, sizeof(*order), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!cpus || !p.th || !res || !irqs || !order)
+	if (!cpus || !p.th)
 		goto out;
 	i = 0;
 	for_each_online_cpu(cpu) {
@@ -242,6 +233,11 @@ static int parallel_run(struct sb_ctx *ctx)
 	}
 	/* A CPU that went offline since num_online_cpus() shrinks the sweep. */
 	nr_k = i;
+	ret = sb_samples_alloc(ctx, M_NR, nr_k, repeats, SB_SAMPLE_IRQS,
+			       ctx->val[P_ITERS]);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
 	for (i = 0; i < nr_k; i++) {
 		p.th[i].objs = kmalloc_array(slots, sizeof(void *), GFP_KERNEL);
 		if (!p.th[i].objs)
@@ -250,19 +246,16 @@ static int parallel_run(struct sb_ctx *ctx)
 	ret = sb_cache_create_unmerged(ctx, "slabbench-parallel", size, &p.cache);
 	if (ret)
 		goto out;
-	ret = parallel_measure(&p, cpus, nr_k, res, irqs, order);
+	ret = parallel_measure(&p, cpus);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%u threads, bursts of %llu objects of %llu bytes)",
 			nr_k, burst, size);
 	else if (!ret)
-		parallel_out(ctx, &p, nr_k, res, irqs, order);
+		parallel_out(ctx, &p);
 out:
 	kmem_cache_destroy(p.cache);
 	for (i = 0; p.th && i < nr_k; i++)
 		kfree(p.th[i].objs);
-	kfree(order);
-	kfree(irqs);
-	kfree(res);
 	kfree(p.th);
 	kfree(cpus);
 	return ret;

@@ -36,8 +36,6 @@ static const struct sb_param remote_params[] = {
 
 #define REMOTE_RING_BATCHES	4
 
-enum { SIDE_ALLOC, SIDE_FREE, SIDE_NR };
-
 struct remote {
 	struct sb_ctx *ctx;
 	struct kmem_cache *cache;
@@ -51,8 +49,9 @@ struct remote {
 	unsigned long tail;
 	/* Set by a producer whose allocation failed. */
 	bool abort;
-	struct sb_timer t[SIDE_NR];
-	struct sb_timer overhead[SIDE_NR];
+	struct sb_timer t[SB_SIDES];
+	/* A point per side, SB_ALLOC and SB_FREE; a thread each too. */
+	struct sb_samples *samples;
 };
 
 /* Ring waits yield: the other side may be a vCPU the host descheduled. */
@@ -133,10 +132,10 @@ static int remote_thread(void *arg, unsigned int side)
 	sb_timer_reset(t);
 	if (!r->count) {
 		sb_loop_overhead_batched(r->ctx->val[P_COUNT], r->batch,
-					 &r->overhead[side]);
+					 &r->samples->loop[side]);
 		return 0;
 	}
-	if (side == SIDE_ALLOC)
+	if (side == SB_ALLOC)
 		return remote_produce(r, t);
 	remote_consume(r, t);
 	return 0;
@@ -153,46 +152,33 @@ static int remote_pass(struct remote *r, const unsigned int *cpus,
 	r->head = 0;
 	r->tail = 0;
 	r->abort = false;
-	ret = sb_run_on_cpus(cpus, SIDE_NR, remote_thread, r);
+	ret = sb_run_on_cpus(cpus, SB_SIDES, remote_thread, r);
 	for (pos = r->tail; pos < r->head; pos++)
 		kmem_cache_free(r->cache, r->ring[pos % r->cap]);
 	return ret;
 }
 
-static void remote_out(struct sb_ctx *ctx, struct remote *r, s64 *res,
-		       u64 *irqs)
+static void remote_out(struct sb_ctx *ctx, struct remote *r)
 {
-	static const char * const names[] = {
-		"alloc_ns_per_op", "free_ns_per_op",
-		"alloc_cycles_per_op", "free_cycles_per_op",
-	};
-	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
-	unsigned int i;
 
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"ring_objects\":%lu,",
 		  kmem_cache_size(r->cache), r->cap);
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_per_op_milli(r->overhead[SIDE_ALLOC].ns, 0,
-					  ctx->val[P_COUNT]));
-	sb_printf(out, ",\"metrics\":{");
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		sb_out_timed_at(out, !i, names[i], NULL, i < 2 ? "ns" : "cycles",
-				true, res + i * repeats, repeats,
-				irqs + (i % SIDE_NR) * repeats, NULL);
-	sb_printf(out, "}");
+	sb_out_alloc_free(out, r->samples);
 }
 
 static int remote_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
-	struct remote rm = { .ctx = ctx, .batch = ctx->val[P_BATCH] };
-	unsigned int cpus[SIDE_NR] = { ctx->val[P_PRODUCER], ctx->val[P_CONSUMER] };
+	struct remote rm = {
+		.ctx = ctx,
+		.batch = ctx->val[P_BATCH],
+		.samples = &ctx->samples,
+	};
+	unsigned int cpus[SB_SIDES] = { ctx->val[P_PRODUCER], ctx->val[P_CONSUMER] };
 	u64 size = ctx->val[P_SIZE], count = ctx->val[P_COUNT];
 	unsigned int rep, side;
 	char name[32];
-	s64 *res;
-	u64 *irqs;
 	int ret;
 
 	rm.cap = REMOTE_RING_BATCHES * rm.batch;
@@ -208,11 +194,12 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, count * (repeats + 1));
 	if (ret)
 		return ret;
-	res = kcalloc(2 * SIDE_NR * repeats, sizeof(*res), GFP_KERNEL);
-	irqs = kcalloc(SIDE_NR * repeats, sizeof(*irqs), GFP_KERNEL);
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SB_SIDES, repeats, SB_SAMPLE_IRQS,
+			       count);
 	rm.ring = kcalloc(rm.cap, sizeof(*rm.ring), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!res || !irqs || !rm.ring)
+	if (!ret && !rm.ring)
+		ret = -ENOMEM;
+	if (ret)
 		goto out;
 	snprintf(name, sizeof(name), "slabbench-remote-%llu", size);
 	ret = sb_cache_create_unmerged(ctx, name, size, &rm.cache);
@@ -224,25 +211,17 @@ static int remote_run(struct sb_ctx *ctx)
 		ret = remote_pass(&rm, cpus, min_t(u64, count, 4 * SB_BATCH));
 	for (rep = 0; !ret && rep < repeats; rep++) {
 		ret = remote_pass(&rm, cpus, count);
-		for (side = 0; side < SIDE_NR; side++) {
-			res[side * repeats + rep] =
-				sb_per_op_milli(rm.t[side].ns, rm.overhead[side].ns, count);
-			res[(SIDE_NR + side) * repeats + rep] =
-				sb_per_op_milli(rm.t[side].cycles,
-						rm.overhead[side].cycles, count);
-			irqs[side * repeats + rep] = rm.t[side].irqs;
-		}
+		for (side = 0; side < SB_SIDES; side++)
+			sb_sample(rm.samples, side, rep, &rm.t[side]);
 	}
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed (%lu objects of %llu bytes in the ring)",
 			rm.cap, size);
 	else if (!ret)
-		remote_out(ctx, &rm, res, irqs);
+		remote_out(ctx, &rm);
 out:
 	kmem_cache_destroy(rm.cache);
 	kfree(rm.ring);
-	kfree(irqs);
-	kfree(res);
 	return ret;
 }
 

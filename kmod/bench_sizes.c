@@ -31,14 +31,8 @@ static const struct sb_param sizes_params[] = {
 
 struct sizes {
 	struct sb_ctx *ctx;
-	struct sb_timer overhead;
-	/* [size index][repeat]: ns, cycles, interrupts. */
-	s64 *ns;
-	s64 *cycles;
-	u32 *windows;
-	u64 *irqs;
-	/* [repeat][i]: the size index run i-th in that repeat. */
-	u32 *order;
+	/* A point per size index. */
+	struct sb_samples *samples;
 };
 
 static size_t sizes_at(unsigned int idx)
@@ -96,18 +90,22 @@ static int sizes_pinned(void *arg)
 	u64 iters = s->ctx->val[P_ITERS];
 	bool touch = s->ctx->val[P_TOUCH];
 	struct sb_timer t;
-	unsigned int i, k, r, at;
+	unsigned int i, k, r;
+	const u32 *order;
 	int ret;
 
 	ret = sizes_loop(SIZES_MIN, min_t(u64, iters, SB_BATCH), touch, &t, true);
 	if (!ret)
-		ret = sizes_loop(SIZES_MIN, iters, touch, &s->overhead, true);
+		ret = sizes_loop(SIZES_MIN, iters, touch, &s->samples->loop[0], true);
 	if (ret)
 		return ret;
+	/* One twin for all: the loop is the same whatever the size. */
+	for (k = 1; k < SIZES_NR; k++)
+		s->samples->loop[k] = s->samples->loop[0];
 	for (r = 0; r < repeats; r++) {
-		sb_point_order(s->order + r * SIZES_NR, SIZES_NR, r);
+		order = sb_samples_shuffle(s->samples, r);
 		for (i = 0; i < SIZES_NR; i++) {
-			k = s->order[r * SIZES_NR + i];
+			k = order[i];
 			/* Untimed warm-up of this size's kmalloc cache. */
 			ret = sizes_loop(sizes_at(k), min_t(u64, iters, SB_BATCH),
 					 touch, &t, false);
@@ -115,12 +113,7 @@ static int sizes_pinned(void *arg)
 				ret = sizes_loop(sizes_at(k), iters, touch, &t, false);
 			if (ret)
 				return ret;
-			at = k * repeats + r;
-			s->ns[at] = sb_per_op_milli(t.ns, s->overhead.ns, iters);
-			s->cycles[at] = sb_per_op_milli(t.cycles, s->overhead.cycles,
-							iters);
-			s->irqs[at] = t.irqs;
-			s->windows[at] = t.window;
+			sb_sample(s->samples, k, r, &t);
 		}
 	}
 	return 0;
@@ -149,31 +142,21 @@ static void sizes_out_list(struct sb_out *out, const char *name,
 
 static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 {
-	unsigned int repeats = ctx->val[P_REPEATS];
 	struct sb_out *out = ctx->out;
 	struct sb_label at[] = { { "size" }, {} };
-	struct sb_windows win = {
-		.ops = ctx->val[P_ITERS],
-		.loop = s->overhead.window,
-		.loop_milli = sb_per_op_milli(s->overhead.ns, 0, ctx->val[P_ITERS]),
-	};
 	unsigned int k;
 
 	sizes_out_list(out, "sizes", 0);
 	sizes_out_list(out, "page_allocator_sizes", KMALLOC_MAX_CACHE_SIZE);
-	sb_out_point_order(out, s->order, SIZES_NR, repeats, sizes_label, NULL);
-	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"loop_overhead_ns\":",
+	sb_out_samples_order(out, s->samples, sizes_label, NULL);
+	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE);
-	sb_out_milli(out, sb_per_op_milli(s->overhead.ns, 0, ctx->val[P_ITERS]));
+	sb_out_loop_overhead(out, s->samples);
 	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < SIZES_NR; k++) {
 		at[0].num = sizes_at(k);
-		win.id = s->windows + k * repeats;
-		sb_out_timed_at(out, !k, "ns_per_op", at, "ns", true,
-				s->ns + k * repeats, repeats, s->irqs + k * repeats, &win);
-		sb_out_timed_at(out, false, "cycles_per_op", at, "cycles", true,
-				s->cycles + k * repeats, repeats, s->irqs + k * repeats,
-				NULL);
+		sb_out_clock(out, !k, "ns_per_op", at, s->samples, SB_NS, k);
+		sb_out_clock(out, false, "cycles_per_op", at, s->samples, SB_CYCLES, k);
 	}
 	sb_printf(out, "}");
 }
@@ -181,7 +164,10 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 static int sizes_run(struct sb_ctx *ctx)
 {
 	unsigned int repeats = ctx->val[P_REPEATS];
-	struct sizes s = { .ctx = ctx };
+	struct sizes s = {
+		.ctx = ctx,
+		.samples = &ctx->samples,
+	};
 	int ret;
 
 	ret = sb_check_cpu(ctx, "cpu", ctx->val[P_CPU]);
@@ -189,23 +175,15 @@ static int sizes_run(struct sb_ctx *ctx)
 		ret = sb_check_work(ctx, ctx->val[P_ITERS] * 2 * repeats * SIZES_NR);
 	if (ret)
 		return ret;
-	s.ns = kcalloc(SIZES_NR * repeats, sizeof(*s.ns), GFP_KERNEL);
-	s.cycles = kcalloc(SIZES_NR * repeats, sizeof(*s.cycles), GFP_KERNEL);
-	s.windows = kcalloc(SIZES_NR * repeats, sizeof(*s.windows), GFP_KERNEL);
-	s.irqs = kcalloc(SIZES_NR * repeats, sizeof(*s.irqs), GFP_KERNEL);
-	s.order = kcalloc(SIZES_NR * repeats, sizeof(*s.order), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (s.ns && s.cycles && s.windows && s.irqs && s.order)
+	ret = sb_samples_alloc(ctx, SB_CLOCKS, SIZES_NR, repeats,
+			       SB_SAMPLE_IRQS | SB_SAMPLE_WINDOWS,
+			       ctx->val[P_ITERS]);
+	if (!ret)
 		ret = sb_run_on_cpu(ctx->val[P_CPU], sizes_pinned, &s);
 	if (ret == -ENOMEM)
 		sb_fail(ctx, "allocation failed");
 	else if (!ret)
 		sizes_out(ctx, &s);
-	kfree(s.windows);
-	kfree(s.order);
-	kfree(s.irqs);
-	kfree(s.cycles);
-	kfree(s.ns);
 	return ret;
 }
 

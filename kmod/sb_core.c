@@ -4,7 +4,8 @@
  * timed. Benchmarks time their own inner loops with sb_timer so that the
  * measured code is inlined into the loop, as in time_bench; the core
  * supplies the pinned thread, the empty-loop baseline, the per-operation
- * arithmetic and the private cache to run on.
+ * arithmetic, the private cache to run on, and keeps the samples (struct
+ * sb_samples) that the output writes.
  */
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -15,6 +16,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/mm.h>
 #include <linux/kernel_stat.h>
 #include <linux/hardirq.h>
 #include <linux/prandom.h>
@@ -44,20 +46,28 @@ u64 sb_irq_count(void)
 	return n;
 }
 
-void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+void sb_shuffle(u32 *a, u32 n, u64 seed)
 {
 	struct rnd_state rnd;
 	u32 i, j, tmp;
 
+	prandom_seed_state(&rnd, seed);
+	for (i = n; i > 1; i--) {
+		j = reciprocal_scale(prandom_u32_state(&rnd), i);
+		tmp = a[i - 1];
+		a[i - 1] = a[j];
+		a[j] = tmp;
+	}
+}
+
+/* @order becomes a permutation of 0..@nr-1, fixed by @repeat. */
+static void sb_point_order(u32 *order, u32 nr, unsigned int repeat)
+{
+	u32 i;
+
 	for (i = 0; i < nr; i++)
 		order[i] = i;
-	prandom_seed_state(&rnd, 0x5eed0000ULL + repeat);
-	for (i = nr; i > 1; i--) {
-		j = reciprocal_scale(prandom_u32_state(&rnd), i);
-		tmp = order[i - 1];
-		order[i - 1] = order[j];
-		order[j] = tmp;
-	}
+	sb_shuffle(order, nr, 0x5eed0000ULL + repeat);
 }
 
 struct sb_pinned {
@@ -236,6 +246,67 @@ void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t)
 		sb_timer_stop(t);
 		cond_resched();
 	}
+}
+
+int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
+		     unsigned int nr_points, unsigned int repeats,
+		     unsigned int flags, u64 ops)
+{
+	struct sb_samples *s = &ctx->samples;
+	size_t n = (size_t)nr_points * repeats;
+	unsigned int i;
+	void *block;
+
+	/* One block, the arrays of 8-byte members first: all are aligned. */
+	block = kvzalloc(nr_metrics * n * sizeof(*s->val) + n * sizeof(*s->irqs) +
+			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
+			 n * (sizeof(*s->windows) + sizeof(*s->order)),
+			 GFP_KERNEL);
+	if (!block)
+		return -ENOMEM;
+	*s = (struct sb_samples){ nr_metrics, nr_points, repeats, flags };
+	s->val = block;
+	s->irqs = (u64 *)(s->val + nr_metrics * n);
+	s->loop = (struct sb_timer *)(s->irqs + n);
+	s->ops = (u64 *)(s->loop + nr_points);
+	s->windows = (u32 *)(s->ops + nr_points);
+	s->order = s->windows + n;
+	for (i = 0; i < nr_points; i++)
+		s->ops[i] = ops;
+	return 0;
+}
+
+void sb_samples_free(struct sb_samples *s)
+{
+	kvfree(s->val);
+}
+
+void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
+	       const struct sb_timer *t)
+{
+	const struct sb_timer *loop = &s->loop[point];
+	unsigned int at = point * s->repeats + repeat;
+	u64 ops = s->ops[point];
+
+	sb_samples_at(s, SB_NS, point)[repeat] =
+		sb_per_op_milli(t->ns, loop->ns, ops);
+	sb_samples_at(s, SB_CYCLES, point)[repeat] =
+		sb_per_op_milli(t->cycles, loop->cycles, ops);
+	s->windows[at] = t->window;
+	s->irqs[at] = t->irqs;
+}
+
+const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat)
+{
+	u32 *order = s->order + repeat * s->nr_points;
+
+	sb_point_order(order, s->nr_points, repeat);
+	return order;
+}
+
+s64 sb_samples_loop_milli(const struct sb_samples *s, unsigned int point)
+{
+	return sb_per_op_milli(s->loop[point].ns, 0, s->ops[point]);
 }
 
 /* (total - overhead) / ops, in thousandths; negative is kept visible. */

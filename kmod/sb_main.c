@@ -98,6 +98,7 @@ int sb_execute(struct sb_out *out, char *spec)
 	if (ret)
 		sb_out_error(out, ctx->reason[0] ? ctx->reason : "benchmark failed",
 			     ret);
+	sb_samples_free(&ctx->samples);
 	kfree(ctx);
 	return ret;
 }

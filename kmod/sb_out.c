@@ -216,10 +216,32 @@ static void sb_out_summary(struct sb_out *out, const s64 *milli,
 	sb_printf(out, "}");
 }
 
-void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
-		     const struct sb_label *labels, const char *unit,
-		     bool lower_is_better, const s64 *milli, unsigned int n,
-		     const u64 *irqs, const struct sb_windows *win)
+/*
+ * The cost-model windows of a metric's samples: @id[i] is sample i's
+ * window (struct sb_timer), in which @ops operations ran. @loop, if not
+ * 0, is the window of the benchmark's twin loop over as many operations:
+ * the same loop with every allocator call taken out, whose counts the
+ * host subtracts ("loop_window"). @loop_milli is the twin's time per
+ * operation, which the samples are net of: "gross" gives them with it.
+ */
+struct sb_windows {
+	const u32 *id;
+	u64 ops;
+	u32 loop;
+	s64 loop_milli;
+};
+
+/*
+ * A metric, at a sweep point "NAME[k=v,...]" with "labels" if @labels is
+ * set (it ends at a NULL key), with "irqs", the interrupts this CPU took
+ * during each sample's timing windows (@irqs[i] for sample i), and
+ * "windows" and "ops_per_window" for the cost model; either may be NULL.
+ */
+static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
+			    const struct sb_label *labels, const char *unit,
+			    bool lower_is_better, const s64 *milli,
+			    unsigned int n, const u64 *irqs,
+			    const struct sb_windows *win)
 {
 	unsigned int i;
 
@@ -272,23 +294,50 @@ void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
 }
 
-void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
-		      const struct sb_label *labels, const char *unit,
-		      bool lower_is_better, const s64 *milli, unsigned int n)
+void sb_out_samples(struct sb_out *out, bool first, const char *name,
+		    const struct sb_label *labels, const char *unit,
+		    bool lower_is_better, const struct sb_samples *s,
+		    unsigned int metric, unsigned int point)
 {
-	sb_out_timed_at(out, first, name, labels, unit, lower_is_better, milli,
-			n, NULL, NULL);
+	unsigned int at = point * s->repeats;
+	struct sb_windows win = {
+		.id = s->windows + at,
+		.ops = s->ops[point],
+		.loop = s->loop[point].window,
+		.loop_milli = sb_samples_loop_milli(s, point),
+	};
+	bool windows = metric == SB_NS && (s->flags & SB_SAMPLE_WINDOWS);
+
+	sb_out_timed_at(out, first, name, labels, unit, lower_is_better,
+			sb_samples_at(s, metric, point), s->repeats,
+			s->flags & SB_SAMPLE_IRQS ? s->irqs + at : NULL,
+			windows ? &win : NULL);
 }
 
-void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
-			unsigned int repeats,
-			void (*label)(struct sb_out *out, u32 idx, const void *arg),
-			const void *arg)
+void sb_out_clock(struct sb_out *out, bool first, const char *name,
+		  const struct sb_label *labels, const struct sb_samples *s,
+		  unsigned int clock, unsigned int point)
 {
-	unsigned int r, i;
+	sb_out_samples(out, first, name, labels,
+		       clock == SB_NS ? "ns" : "cycles", true, s, clock, point);
+}
+
+void sb_out_loop_overhead(struct sb_out *out, const struct sb_samples *s)
+{
+	sb_printf(out, "\"loop_overhead_ns\":");
+	sb_out_milli(out, sb_samples_loop_milli(s, 0));
+}
+
+void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
+			  void (*label)(struct sb_out *out, u32 idx,
+					const void *arg),
+			  const void *arg)
+{
+	const u32 *order = s->order;
+	unsigned int nr = s->nr_points, r, i;
 
 	sb_printf(out, "\"point_order\":[");
-	for (r = 0; r < repeats; r++) {
+	for (r = 0; r < s->repeats; r++) {
 		sb_printf(out, "%s[", r ? "," : "");
 		for (i = 0; i < nr; i++) {
 			if (i)
@@ -300,10 +349,26 @@ void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
 	sb_printf(out, "],");
 }
 
+void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s)
+{
+	static const char * const names[] = {
+		"alloc_ns_per_op", "free_ns_per_op",
+		"alloc_cycles_per_op", "free_cycles_per_op",
+	};
+	unsigned int i;
+
+	sb_out_loop_overhead(out, s);
+	sb_printf(out, ",\"metrics\":{");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		sb_out_clock(out, !i, names[i], NULL, s,
+			     i < SB_SIDES ? SB_NS : SB_CYCLES, i % SB_SIDES);
+	sb_printf(out, "}");
+}
+
 void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const char *unit, bool lower_is_better,
 		   const s64 *milli, unsigned int n)
 {
-	sb_out_metric_at(out, first, name, NULL, unit, lower_is_better,
-			 milli, n);
+	sb_out_timed_at(out, first, name, NULL, unit, lower_is_better, milli,
+			n, NULL, NULL);
 }

@@ -3,15 +3,17 @@
  * slabbench: slab allocator microbenchmarks driven over debugfs.
  *
  * The module is split as in Brouer's time_bench: a measurement core
- * (sb_core.c: pinned threads, clocks, loop overhead), memory accounting
- * (sb_mem.c: slab pages, settling, what a run may hold), the plumbing
- * (sb_main.c: debugfs; sb_spec.c: parsing; sb_out.c: JSON output) and the
- * benchmarks, one file each (bench_*.c), listed in sb_benches.c.
+ * (sb_core.c: pinned threads, clocks, loop overhead, the samples of a
+ * run), memory accounting (sb_mem.c: slab pages, settling, what a run may
+ * hold), the plumbing (sb_main.c: debugfs; sb_spec.c: parsing; sb_out.c:
+ * JSON output) and the benchmarks, one file each (bench_*.c: a loop and
+ * its parameters), listed in sb_benches.c.
  */
 #ifndef _SLABBENCH_H
 #define _SLABBENCH_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/slab.h>
 #include <linux/compiler.h>
 #include <linux/timekeeping.h>
@@ -89,44 +91,40 @@ struct sb_label {
 	u64 num;
 };
 
-/* A sweep point "NAME[k=v,...]" with "labels"; @labels ends at a NULL key. */
-void sb_out_metric_at(struct sb_out *out, bool first, const char *name,
-		      const struct sb_label *labels, const char *unit,
-		      bool lower_is_better, const s64 *milli, unsigned int n);
+struct sb_samples;
+
 /*
- * "point_order": per repeat, the sweep points in the order they ran, each
+ * Metric @metric of @s at @point: its samples and their "summary", under
+ * "NAME[k=v,...]" with "labels" if @labels is set (it ends at a NULL
+ * key); with the samples' interrupts ("irqs") and, for SB_NS, their
+ * cost-model windows ("windows", "ops_per_window", and the twin loop's
+ * "loop_window" and "gross" samples), as @s->flags asks.
+ */
+void sb_out_samples(struct sb_out *out, bool first, const char *name,
+		    const struct sb_label *labels, const char *unit,
+		    bool lower_is_better, const struct sb_samples *s,
+		    unsigned int metric, unsigned int point);
+/* SB_NS or SB_CYCLES of @s per operation, lower is better. */
+void sb_out_clock(struct sb_out *out, bool first, const char *name,
+		  const struct sb_label *labels, const struct sb_samples *s,
+		  unsigned int clock, unsigned int point);
+/*
+ * "point_order" of @s: per repeat, the points in the order they ran, each
  * written by @label(@out, index, @arg) as a JSON value.
  */
-void sb_out_point_order(struct sb_out *out, const u32 *order, unsigned int nr,
-			unsigned int repeats,
-			void (*label)(struct sb_out *out, u32 idx, const void *arg),
-			const void *arg);
-
+void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
+			  void (*label)(struct sb_out *out, u32 idx,
+					const void *arg),
+			  const void *arg);
+/* "loop_overhead_ns": the twin loop's time per operation at point 0. */
+void sb_out_loop_overhead(struct sb_out *out, const struct sb_samples *s);
 /*
- * The cost-model windows of a metric's samples: @id[i] is sample i's
- * window (struct sb_timer), in which @ops operations ran. @loop, if not
- * 0, is the window of the benchmark's twin loop over as many operations:
- * the same loop with every allocator call taken out, whose counts the
- * host subtracts ("loop_window"). @loop_milli is the twin's time per
- * operation, which the samples are net of: "gross" gives them with it.
+ * The points of a benchmark that times its allocations and its frees
+ * apart, and its output: "loop_overhead_ns" (of the allocations' loop)
+ * and "metrics", alloc_ns_per_op, free_ns_per_op, then their cycles.
  */
-struct sb_windows {
-	const u32 *id;
-	u64 ops;
-	u32 loop;
-	s64 loop_milli;
-};
-
-/*
- * A timed metric: as sb_out_metric_at(), with "irqs", the interrupts this
- * CPU took during each sample's timing windows (@irqs[i] for sample i),
- * and "windows" and "ops_per_window" for the cost model; either may be
- * NULL.
- */
-void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
-		     const struct sb_label *labels, const char *unit,
-		     bool lower_is_better, const s64 *milli, unsigned int n,
-		     const u64 *irqs, const struct sb_windows *win);
+enum { SB_ALLOC, SB_FREE, SB_SIDES };
+void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s);
 
 enum sb_param_type {
 	SB_U64,
@@ -157,10 +155,41 @@ struct sb_bench {
 	const char *selftest;
 };
 
+/*
+ * The samples of a run, kept by the core so that a benchmark holds only
+ * its loop: @nr_metrics figures per sweep point and repeat (a timed
+ * benchmark's are SB_NS and SB_CYCLES per operation, net of the point's
+ * twin loop), and per point and repeat the sample's window and the
+ * interrupts taken in it. A benchmark without a sweep has one point, 0.
+ */
+enum { SB_NS, SB_CYCLES, SB_CLOCKS };
+
+/* What the output gives beside the samples: "irqs", "windows" (SB_NS). */
+#define SB_SAMPLE_IRQS		BIT(0)
+#define SB_SAMPLE_WINDOWS	BIT(1)
+
+struct sb_samples {
+	unsigned int nr_metrics;
+	unsigned int nr_points;
+	unsigned int repeats;
+	unsigned int flags;
+	/* [metric][point][repeat], in thousandths. */
+	s64 *val;
+	/* [point][repeat] */
+	u32 *windows;
+	u64 *irqs;
+	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
+	u32 *order;
+	/* [point]: the twin loop, and the operations of one of its samples. */
+	struct sb_timer *loop;
+	u64 *ops;
+};
+
 struct sb_ctx {
 	const struct sb_bench *bench;
 	u64 val[SB_MAX_PARAMS];
 	struct sb_out *out;
+	struct sb_samples samples;
 	/* Set by a benchmark that fails with a reason for the user. */
 	char reason[128];
 };
@@ -291,18 +320,48 @@ static __always_inline void sb_touch_read(const void *obj, bool touch)
 		(void)READ_ONCE(*(const unsigned long *)obj);
 }
 
-/*
- * Sweep points run in a shuffled order per repeat, so that a point does
- * not inherit the state its neighbour in ascending order left, nor drift
- * line up with the sweep: @order becomes a permutation of 0..@nr-1, fixed
- * by @repeat, the same on every kernel compared.
- */
-void sb_point_order(u32 *order, u32 nr, unsigned int repeat);
-
 int sb_run_on_cpu(unsigned int cpu, int (*fn)(void *arg), void *arg);
 int sb_run_on_cpus(const unsigned int *cpus, unsigned int nr,
 		   int (*fn)(void *arg, unsigned int idx), void *arg);
 void sb_loop_overhead(u64 iters, struct sb_timer *t);
+/*
+ * The run's samples, @ctx->samples: @nr_metrics figures at @nr_points
+ * points over @repeats repeats, with what @flags asks for in the output;
+ * every point's operations per sample are @ops until the benchmark says
+ * otherwise. sb_execute() frees them after the run, whatever its end.
+ */
+int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
+		     unsigned int nr_points, unsigned int repeats,
+		     unsigned int flags, u64 ops);
+void sb_samples_free(struct sb_samples *s);
+
+/* The @repeats samples of @metric at @point. */
+static inline s64 *sb_samples_at(const struct sb_samples *s,
+				 unsigned int metric, unsigned int point)
+{
+	return s->val + (metric * s->nr_points + point) * s->repeats;
+}
+
+/* Records @t as sample @repeat of @point: its clocks, window and irqs. */
+void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
+	       const struct sb_timer *t);
+/*
+ * The order in which repeat @repeat runs the points, kept for
+ * "point_order": sweep points run in a shuffled order per repeat, so that
+ * a point does not inherit the state its neighbour in ascending order
+ * left, nor drift line up with the sweep. The order is fixed by @repeat,
+ * the same on every kernel compared.
+ */
+const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat);
+/* The twin loop's own time per operation at @point. */
+s64 sb_samples_loop_milli(const struct sb_samples *s, unsigned int point);
+
+/*
+ * Fisher-Yates over prandom seeded with @seed: the same permutation of
+ * @a on every kernel compared.
+ */
+void sb_shuffle(u32 *a, u32 n, u64 seed);
+
 /* Whether warm-up passes begun at @start_ns should go on. */
 static inline bool sb_warming(u64 start_ns)
 {
