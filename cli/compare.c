@@ -571,12 +571,6 @@ static void fmt_value(char *out, size_t size, double v)
 	fmt_fixed(out, size, v, fabs(v) < 1e6 ? 2 : 0, false, "");
 }
 
-/* Changes in 9 columns while they are below a million percent. */
-static void fmt_pct(char *out, size_t size, double v)
-{
-	fmt_compact(out, size, v, 2, true, "%");
-}
-
 static char *row_name(const struct cmp_row *row)
 {
 	struct strbuf b = { 0 };
@@ -602,7 +596,8 @@ static void fmt_change(char *out, size_t size, const struct cmp_row *row, double
 	else if (kind_shows_difference(row->kind))
 		fmt_sig(out, size, diff, 4, true, "");
 	else if (has_pct)
-		fmt_pct(out, size, pct);
+		/* In 9 columns while it is below a million percent. */
+		fmt_compact(out, size, pct, 2, true, "%");
 	else
 		snprintf(out, size, "n/a");
 }

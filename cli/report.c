@@ -183,11 +183,6 @@ static const struct cmp_row *strongest_change(const struct comparison *c)
 	return row ? row : strongest_time(c, true);
 }
 
-static void fmt_pct(char *out, size_t size, double pct)
-{
-	fmt_compact(out, size, pct, fabs(pct) < 100 ? 1 : 0, true, "%");
-}
-
 /*
  * The memory answer from the census: an allocator's slab memory against
  * another's, as the ratio of their means over boots. An interval needs
