@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include "compare.h"
 #include "cost.h"
-#include "json.h"
 #include "noise.h"
 #include "numfmt.h"
 #include "results.h"
@@ -29,87 +28,13 @@
 /* One other run per table: its change, interval, floor, power and mark fit in 106 columns. */
 #define METRIC_WIDTH 24
 
-static int check_metric(const char *path, int i, const cJSON *m)
-{
-	const char *better = metric_better(m);
-	const cJSON *samples = metric_samples(m), *s;
-	const char *name = m->string;
-	const cJSON *boots = json_at(m, "boots"), *b;
-	enum metric_kind kind;
-	int j = 0;
-
-	if (!cJSON_IsObject(m))
-		return error("%s: tests[%d].metrics.%s: expected an object", path, i, name);
-	if (metric_kind(metric_unit(m), &kind))
-		return error("%s: tests[%d].metrics.%s.unit: '%s' is not a unit slabbench knows",
-			     path, i, name, metric_unit(m));
-	if (strcmp(better, "lower") && strcmp(better, "higher"))
-		return error("%s: tests[%d].metrics.%s.better: expected \"lower\" or \"higher\"",
-			     path, i, name);
-	if (!cJSON_IsArray(samples) || !cJSON_GetArraySize(samples))
-		return error("%s: tests[%d].metrics.%s.samples: expected a non-empty array",
-			     path, i, name);
-	cJSON_ArrayForEach(s, samples) {
-		/* cJSON reads 1e999 as inf and writes NaN as null. */
-		if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
-			return error("%s: tests[%d].metrics.%s.samples[%d]: not a finite number",
-				     path, i, name, j);
-		j++;
-	}
-	if (boots && !cJSON_IsArray(boots))
-		return error("%s: tests[%d].metrics.%s.boots: expected an array", path, i, name);
-	j = 0;
-	cJSON_ArrayForEach(b, boots) {
-		int k = 0;
-
-		if (!cJSON_IsArray(b))
-			return error("%s: tests[%d].metrics.%s.boots[%d]: expected an array",
-				     path, i, name, j);
-		cJSON_ArrayForEach(s, b) {
-			if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
-				return error("%s: tests[%d].metrics.%s.boots[%d][%d]: not a finite number",
-					     path, i, name, j, k);
-			k++;
-		}
-		j++;
-	}
-	return 0;
-}
-
-int compare_check(const char *path, const cJSON *doc, bool allow_partial)
-{
-	const char *status = run_status(doc);
-	const cJSON *m;
-
-	if (!strcmp(status, "partial") && !allow_partial)
-		return error("%s: partial results of a failed run (--allow-partial compares them)",
-			     path);
-	if (strcmp(status, "partial") && strcmp(status, "complete"))
-		return error("%s: status '%s': expected complete or partial", path, status);
-	if (!run_workload(doc))
-		return error("%s: workload.name: missing", path);
-	for (int i = 0; i < run_nr_tests(doc); i++) {
-		const cJSON *t = run_test(doc, i), *metrics = test_metrics(t);
-
-		if (!test_spec(t))
-			return error("%s: tests[%d].spec: missing", path, i);
-		/* A partial run has no metrics for the tests it did not reach. */
-		if (metrics && !cJSON_IsObject(metrics))
-			return error("%s: tests[%d].metrics: expected an object", path, i);
-		cJSON_ArrayForEach(m, metrics)
-			if (check_metric(path, i, m))
-				return -1;
-	}
-	return 0;
-}
-
 cJSON **compare_load(const char *const *paths, int n, bool allow_partial)
 {
 	cJSON **docs = xcalloc(n, sizeof(*docs));
 
 	for (int i = 0; i < n; i++) {
 		docs[i] = results_load(paths[i]);
-		if (!docs[i] || compare_check(paths[i], docs[i], allow_partial)) {
+		if (!docs[i] || run_check(paths[i], docs[i], allow_partial)) {
 			compare_unload(docs, n);
 			return NULL;
 		}
@@ -402,7 +327,7 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 			.floor = floor,
 			.floor_boots = k,
 		};
-		/* compare_check() refused unknown units. */
+		/* run_check() refused unknown units. */
 		metric_kind(row->unit, &row->kind);
 		if (row->kind != KIND_TIME)
 			row->floor = NAN;

@@ -387,23 +387,23 @@ static char *user_variants(void)
 	return xasprintf("%s/.config/slabbench/variants", home ? home : "");
 }
 
-static bool built_in(const cJSON *doc)
+static bool built_in(const struct run_id *id)
 {
-	const char *tree = json_str_at(doc, "kernel.tree");
+	const char *tree = id->tree;
 
 	return tree[0] != '/' && !strchr(tree, '+') && !strchr(tree, '@');
 }
 
-/* What run options gave @doc's guest. */
-static char *run_opts(const cJSON *doc)
+/* What run options gave the guest of @id, whose results are @doc. */
+static char *run_opts(const struct run_id *id, const cJSON *doc)
 {
 	struct strbuf b = { 0 };
-	const char *cmdline = json_str_at(doc, "vm.cmdline");
-	const char *caches = json_str_at(doc, "vm.cost_model.requested");
-	double numa = json_num_at(doc, "vm.numa_nodes");
+	const char *cmdline = id->cmdline;
+	const char *caches = id->cost_requested;
+	double numa = id->numa_nodes;
 
-	sb_addf(&b, "--accel=%s --cpus=%.0f --mem=%.0f --boots=%d", json_str_at(doc, "vm.accel"),
-		json_num_at(doc, "vm.cpus"), json_num_at(doc, "vm.mem_mb"), run_nr_boots(doc));
+	sb_addf(&b, "--accel=%s --cpus=%.0f --mem=%.0f --boots=%d", id->accel, id->cpus,
+		id->mem_mb, run_nr_boots(doc));
 	if (numa > 1)
 		sb_addf(&b, " --numa=%.0f", numa);
 	if (*cmdline && strcmp(cmdline, "?"))
@@ -429,13 +429,14 @@ static char *safe_name(const char *s)
  * workload as recorded, guest options) and writes the report: it needs
  * slabbench, nothing of this machine but a user tree's path.
  */
-static char *reproducer(const char *subject, const cJSON *const *d, const char *variants)
+static char *reproducer(const char *subject, const struct run_id *ids, const cJSON *const *d,
+			const char *variants)
 {
 	struct strbuf b = { 0 };
-	char *opts[2] = { run_opts(d[0]), run_opts(d[1]) };
+	char *opts[2] = { run_opts(&ids[0], d[0]), run_opts(&ids[1], d[1]) };
 	char *wl = safe_name(run_workload(d[0]) ? run_workload(d[0]) : "");
-	char *wjson = cJSON_Print(json_at(d[0], "workload"));
-	const char *v[2] = { json_str_at(d[0], "kernel.variant"), json_str_at(d[1], "kernel.variant") };
+	char *wjson = cJSON_Print(run_workload_def(d[0]));
+	const char *v[2] = { ids[0].variant, ids[1].variant };
 
 	sb_addf(&b, "#!/bin/bash\n"
 		"# Reproduces slabbench's report\n#   %s\n"
@@ -485,17 +486,15 @@ static void lines_diff(struct strbuf *s, const cJSON *a, const cJSON *b)
 }
 
 /* The configs' difference: the allocator lines, then every other line recorded. */
-static char *config_diff(const cJSON *const *d)
+static char *config_diff(const struct run_id *ids, const cJSON *const *d)
 {
 	struct strbuf s = { 0 };
-	const cJSON *ca = json_at(d[0], "kernel.common_config_lines");
-	const cJSON *cb = json_at(d[1], "kernel.common_config_lines");
+	const cJSON *ca = run_common_config_lines(d[0]);
+	const cJSON *cb = run_common_config_lines(d[1]);
 
-	sb_addf(&s, "--- base: %s, tree %s\n+++ new: %s, tree %s\n",
-		json_str_at(d[0], "kernel.variant"), json_str_at(d[0], "kernel.tree"),
-		json_str_at(d[1], "kernel.variant"), json_str_at(d[1], "kernel.tree"));
-	lines_diff(&s, json_at(d[0], "kernel.allocator_config"),
-		   json_at(d[1], "kernel.allocator_config"));
+	sb_addf(&s, "--- base: %s, tree %s\n+++ new: %s, tree %s\n", ids[0].variant, ids[0].tree,
+		ids[1].variant, ids[1].tree);
+	lines_diff(&s, run_allocator_config(d[0]), run_allocator_config(d[1]));
 	if (cJSON_IsArray(ca) && cJSON_IsArray(cb))
 		lines_diff(&s, ca, cb);
 	else
@@ -504,19 +503,19 @@ static char *config_diff(const cJSON *const *d)
 }
 
 /* A kernel's config as recorded: every line set, the allocator's too; NULL if not kept. */
-static char *config_of(const cJSON *doc)
+static char *config_of(const struct run_id *id, const cJSON *doc)
 {
-	const cJSON *common = json_at(doc, "kernel.common_config_lines"), *l;
+	const cJSON *common = run_common_config_lines(doc), *l;
 	struct strbuf s = { 0 };
 
 	if (!cJSON_IsArray(common))
 		return NULL;
 	sb_addf(&s, "# %s, tree %s: the config's lines as slabbench recorded them\n",
-		json_str_at(doc, "kernel.variant"), json_str_at(doc, "kernel.tree"));
+		id->variant, id->tree);
 	cJSON_ArrayForEach(l, common)
 		if (cJSON_IsString(l))
 			sb_addf(&s, "%s\n", l->valuestring);
-	cJSON_ArrayForEach(l, json_at(doc, "kernel.allocator_config"))
+	cJSON_ArrayForEach(l, run_allocator_config(doc))
 		if (cJSON_IsString(l))
 			sb_addf(&s, "%s\n", l->valuestring);
 	return s.s;
@@ -562,9 +561,9 @@ static void side_free(struct side *s)
 	free(s->message_id);
 }
 
-static void side_of(const cJSON *doc, struct side *s)
+static void side_of(const struct run_id *id, struct side *s)
 {
-	const char *tree = json_str_at(doc, "kernel.tree");
+	const char *tree = id->tree;
 
 	memset(s, 0, sizeof(*s));
 	if (git_variant(tree, &s->git, &s->commit)) {
@@ -582,6 +581,7 @@ struct built {
 	const char *subject, *body, *report_subject;
 	const char *const *paths;
 	const cJSON *const *docs;
+	const struct run_id *ids;	/* of @docs */
 	char *variants;			/* lines for the reproducer, or NULL */
 	const char *git, *commit;	/* whose files name the maintainers */
 	char **files;
@@ -630,7 +630,7 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 	sb_addf(&body, "\nAttached: the difference of the kernels' configs (config.diff)%s,\n"
 		"reproduce.sh (it runs as it is, with slabbench installed) and\n"
 		"both results files.\n",
-		cJSON_IsArray(json_at(w->docs[0], "kernel.common_config_lines")) ?
+		cJSON_IsArray(run_common_config_lines(w->docs[0])) ?
 		" and\neach config as recorded" : "");
 	sb_addf(&body, "\nIf you fix the issue in a separate patch or commit, kindly\n"
 		"add the following tags:\n| Reported-by: %s\n", reporter);
@@ -638,9 +638,9 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 		sb_addf(&body, "| Closes: %s\n", o->closes);
 	if (o->link)
 		sb_addf(&body, "| Link: %s\n", o->link);
-	part_text(&ps, "config.diff", "text/plain; charset=utf-8", config_diff(w->docs));
+	part_text(&ps, "config.diff", "text/plain; charset=utf-8", config_diff(w->ids, w->docs));
 	for (int r = 0; r < 2; r++) {
-		cfg = config_of(w->docs[r]);
+		cfg = config_of(&w->ids[r], w->docs[r]);
 		if (cfg) {
 			int ret = part_gzip(&ps, r ? "config-new.gz" : "config-base.gz", cfg,
 					    strlen(cfg));
@@ -651,7 +651,7 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 		}
 	}
 	part_text(&ps, "reproduce.sh", "text/x-shellscript; charset=utf-8",
-		  reproducer(w->report_subject, w->docs, w->variants));
+		  reproducer(w->report_subject, w->ids, w->docs, w->variants));
 	for (int r = 0; r < 2; r++) {
 		size_t len;
 		char *text = read_file(w->paths[r], &len);
@@ -700,7 +700,8 @@ static char *robot_subject(const char *tree, const char *who, const char *what)
 	return xasprintf("[slabbench] [%s] %s: %s", tree, who, what);
 }
 
-static char *tree_name_of(const struct regmail_opts *o, const cJSON *doc, const struct side *s)
+static char *tree_name_of(const struct regmail_opts *o, const struct run_id *id,
+			  const struct side *s)
 {
 	char *copy, *name;
 
@@ -712,7 +713,7 @@ static char *tree_name_of(const struct regmail_opts *o, const cJSON *doc, const 
 		free(copy);
 		return name;
 	}
-	return xasprintf("linux-%s%s", json_str_at(doc, "kernel.release"),
+	return xasprintf("linux-%s%s", id->release,
 			 s->series ? "+series" : "");
 }
 
@@ -723,33 +724,32 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 	char *rsubj = strndup(rs, strcspn(rs, "\n")), *what, *who, *tree, *subject, *mbox = NULL;
 	char *files[6], *variants = NULL, *vpath = user_variants(), *maint = NULL;
 	const char *vs = strstr(rsubj, " vs "), *colon = vs ? strstr(vs, ": ") : NULL;
+	struct run_id *ids = run_ids(NULL, docs, 2);
 	struct side s;
 	int nf = 0;
 
-	side_of(docs[1], &s);
+	side_of(&ids[1], &s);
 	what = xstrdup(colon ? colon + 2 : rsubj);
 	if (s.git)
 		who = xasprintf("%.12s (\"%s\")", s.commit, s.title ? s.title : "?");
 	else if (s.series)
 		who = xasprintf("(\"%s\")", s.title ? s.title : "the series");
 	else
-		who = xasprintf("%s vs %s", json_str_at(docs[1], "kernel.variant"),
-				json_str_at(docs[0], "kernel.variant"));
-	tree = tree_name_of(o, docs[1], &s);
+		who = xasprintf("%s vs %s", ids[1].variant, ids[0].variant);
+	tree = tree_name_of(o, &ids[1], &s);
 	subject = robot_subject(tree, who, what);
-	nf = allocator_files(json_str_at(docs[1], "guest.info.allocator"), files, 3);
-	if (strcasecmp(json_str_at(docs[0], "guest.info.allocator"),
-		       json_str_at(docs[1], "guest.info.allocator")))
-		nf += allocator_files(json_str_at(docs[0], "guest.info.allocator"), files + nf, 1);
+	nf = allocator_files(ids[1].allocator, files, 3);
+	if (strcasecmp(ids[0].allocator, ids[1].allocator))
+		nf += allocator_files(ids[0].allocator, files + nf, 1);
 	for (int r = 0; r < 2; r++) {
 		char *line;
 
-		if (built_in(docs[r]))
+		if (built_in(&ids[r]))
 			continue;
-		line = variant_line(vpath, json_str_at(docs[r], "kernel.variant"));
+		line = variant_line(vpath, ids[r].variant);
 		if (!line) {
 			error("report: the variant %s is not in %s: the reproducer could not "
-			      "name its kernel", json_str_at(docs[r], "kernel.variant"), vpath);
+			      "name its kernel", ids[r].variant, vpath);
 			goto out;
 		}
 		if (!variants || !strstr(variants, line)) {
@@ -763,13 +763,13 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 	if (!o->maintainers_tree && !s.git && !o->no_maintainers) {
 		char version[16];
 
-		snprintf(version, sizeof(version), "%s", json_str_at(docs[1], "kernel.tree"));
+		snprintf(version, sizeof(version), "%s", ids[1].tree);
 		version[strcspn(version, "+")] = '\0';
 		maint = cached_source(version);
 	}
 	mbox = assemble(o, &(struct built){
 		.subject = subject, .body = after_subject(report), .report_subject = rsubj,
-		.paths = paths, .docs = docs, .variants = variants,
+		.paths = paths, .docs = docs, .ids = ids, .variants = variants,
 		.git = o->maintainers_tree ? NULL : s.git, .commit = s.commit,
 		.files = files, .nr_files = nf,
 		.maint_dir = o->maintainers_tree ? o->maintainers_tree : maint,
@@ -780,6 +780,7 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 out:
 	for (int i = 0; i < nf; i++)
 		free(files[i]);
+	run_ids_free(ids, 2);
 	side_free(&s);
 	free(maint);
 	free(vpath);
@@ -880,6 +881,7 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	char *variants = NULL, *who = NULL, *what = NULL, *tree = NULL, *subject = NULL;
 	char *author = NULL, *files_out = NULL, *mbox = NULL, *rsubj = NULL, *files[40];
 	const char *git, *good;
+	struct run_id *ids = NULL;
 	int nf = 0;
 
 	if (!j || !first) {
@@ -897,8 +899,9 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 		error("report: %s: cannot load the results", paths[docs[0] ? 1 : 0]);
 		goto out;
 	}
+	ids = run_ids(NULL, (const cJSON *const *)docs, 2);
 	for (int r = 0; r < 2; r++) {
-		char *line = variant_line(vpath, json_str_at(docs[r], "kernel.variant"));
+		char *line = variant_line(vpath, ids[r].variant);
 		char *v = xasprintf("%s%s\n", variants ? variants : "", line ? line : "");
 
 		free(line);
@@ -937,12 +940,13 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	mbox = assemble(o, &(struct built){
 		.subject = subject, .body = report, .report_subject = rsubj,
 		.paths = (const char *const *)paths, .docs = (const cJSON *const *)docs,
-		.variants = variants, .git = o->maintainers_tree ? NULL : git, .commit = first,
+		.ids = ids, .variants = variants, .git = o->maintainers_tree ? NULL : git, .commit = first,
 		.files = files, .nr_files = nf, .maint_dir = o->maintainers_tree,
 		.author = author, .in_reply_to = o->in_reply_to });
 out:
 	for (int i = 0; i < nf; i++)
 		free(files[i]);
+	run_ids_free(ids, 2);
 	cJSON_Delete(j);
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);

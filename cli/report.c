@@ -13,7 +13,6 @@
 #include "census.h"
 #include "json.h"
 #include "numfmt.h"
-#include "plan.h"
 #include "slabmem.h"
 #include "strbuf.h"
 #include "util.h"
@@ -719,7 +718,7 @@ static void slab_options(struct strbuf *b, const cJSON *const *docs)
 	const cJSON *o;
 
 	for (int r = 0; r < 2; r++) {
-		cJSON_ArrayForEach(o, json_at(docs[r], "kernel.slab_options"))
+		cJSON_ArrayForEach(o, run_slab_options(docs[r]))
 			if (cJSON_IsString(o))
 				sb_addf(&line[r], "%s%s=%s", line[r].len ? " " : "", o->string,
 					o->valuestring);
@@ -752,32 +751,32 @@ static const char *clock_kind(const struct run_id *run)
  * model (it sizes task_struct): both change the after-boot figures.
  * Results from before either was recorded show neither.
  */
-static void guest_userspace(struct strbuf *b, const cJSON *const *docs)
+static void guest_userspace(struct strbuf *b, const struct comparison *c,
+			    const cJSON *const *docs)
 {
-	const cJSON *us[2];
+	struct boot_userspace us[2];
+	bool ran[2];
 	const char *model[2];
 	char *v[2];
 
 	for (int r = 0; r < 2; r++) {
-		us[r] = json_at(cJSON_GetArrayItem(json_at(docs[r], "boots"), 0), "userspace");
-		model[r] = json_str_at(docs[r], "vm.cpu_model");
+		ran[r] = boot_userspace(docs[r], 0, &us[r]);
+		model[r] = c->runs[r].cpu_model;
 	}
-	if (!strcmp(model[0], "?") && !strcmp(model[1], "?") && !us[0] && !us[1])
+	if (!strcmp(model[0], "?") && !strcmp(model[1], "?") && !ran[0] && !ran[1])
 		return;
 	for (int r = 0; r < 2; r++) {
-		double idle = json_num_at(docs[r], "workload.after_boot_s");
+		double idle = run_after_boot_s(docs[r]);
 		char wait[48] = "";
 
 		if (idle > 0)
 			snprintf(wait, sizeof(wait), ", then %.0f s idle", idle);
-		v[r] = us[r] ? xasprintf("QEMU -cpu %s; before the after-boot snapshot, %d busybox "
-					 "commands (fork, exec) pinned to each of %.0f of %.0f vCPUs "
-					 "in turn%s", model[r],
-					 cJSON_GetArraySize(json_at(us[r], "commands")),
-					 json_num_at(us[r], "cpus_ran"), json_num_at(us[r], "cpus_online"),
-					 wait) :
-			       xasprintf("QEMU -cpu %s; no user space before the after-boot snapshot "
-					 "(the agent alone, on one CPU)%s", model[r], wait);
+		v[r] = ran[r] ? xasprintf("QEMU -cpu %s; before the after-boot snapshot, %d busybox "
+					  "commands (fork, exec) pinned to each of %.0f of %.0f vCPUs "
+					  "in turn%s", model[r], us[r].commands, us[r].cpus_ran,
+					  us[r].cpus_online, wait) :
+				xasprintf("QEMU -cpu %s; no user space before the after-boot snapshot "
+					  "(the agent alone, on one CPU)%s", model[r], wait);
 	}
 	field(b, "boot", v[0]);
 	if (strcmp(v[0], v[1]))
@@ -806,7 +805,7 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		field(b, r ? "new guest" : "base guest", v);
 		free(v);
 	}
-	guest_userspace(b, docs);
+	guest_userspace(b, c, docs);
 	field(b, "clock", clock_kind(&c->runs[0]));
 	v = xasprintf("%d base, %d new, interleaved (A B A B); each boot is summarised by the "
 		      "median of its repeats and times are tested across boots", c->boots[0],
@@ -815,9 +814,8 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	free(v);
 	field(b, "floor", c->floor_note ? c->floor_note : "not consulted");
 	for (int r = 0; r < 2; r++) {
-		const char *base = json_str_at(docs[r], "kernel.config_base");
-		const char *preempt = json_str_at(docs[r], "kernel.preempt");
-		const char *family = json_str_at(docs[r], "kernel.config_family");
+		const char *base = c->runs[r].config_base, *preempt = c->runs[r].preempt;
+		const char *family = c->runs[r].config_family;
 
 		v = !strcmp(base, "?") ? xstrdup("not recorded in these results") :
 		    strcmp(family, "?") ? xasprintf("%s config: %s, %s", family, base, preempt) :
@@ -825,18 +823,16 @@ static void setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		if (r == 0 || strcmp(v, "not recorded in these results"))
 			field(b, r ? "new config" : "config", v);
 		free(v);
-		if (r == 0 && !strcmp(base, json_str_at(docs[1], "kernel.config_base")) &&
-		    !strcmp(preempt, json_str_at(docs[1], "kernel.preempt")))
+		if (r == 0 && !strcmp(base, c->runs[1].config_base) &&
+		    !strcmp(preempt, c->runs[1].preempt))
 			break;
 	}
 	slab_options(b, docs);
 	for (int r = 0; r < 2; r++) {
-		const cJSON *g = json_at(docs[r], "vm.cost_model.geometry");
-		const cJSON *g0 = json_at(docs[0], "vm.cost_model.geometry");
-		const char *geometry = cJSON_GetStringValue(g);
+		const char *geometry = c->runs[r].cost_geometry;
 
 		/* The new guest's only when it differs from the base's. */
-		if (!geometry || (r && cJSON_IsString(g0) && !strcmp(geometry, g0->valuestring)))
+		if (!strcmp(geometry, "?") || (r && !strcmp(geometry, c->runs[0].cost_geometry)))
 			continue;
 		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, loads, "
 			      "stores, locked and irq-flag instructions per op are exact "
@@ -893,7 +889,7 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 
 		field(b, r ? "new" : "base", v);
 		free(v);
-		cJSON_ArrayForEach(l, json_at(docs[r], "kernel.lacks"))
+		cJSON_ArrayForEach(l, run_kernel_lacks(docs[r]))
 			if (cJSON_IsString(l))
 				field(b, r ? "new lacks" : "base lacks", l->valuestring);
 	}
@@ -903,8 +899,8 @@ static void kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
 		      "the allocator lines differ so:");
 	config_diff(b, la, lb);
-	la = json_at(docs[0], "kernel.common_config_lines");
-	lb = json_at(docs[1], "kernel.common_config_lines");
+	la = run_common_config_lines(docs[0]);
+	lb = run_common_config_lines(docs[1]);
 	if (strcmp(sa, sb) && cJSON_IsArray(la) && cJSON_IsArray(lb)) {
 		field(b, "config", "and every other line that differs (set in one only, or set otherwise):");
 		config_diff(b, la, lb);
@@ -1156,25 +1152,23 @@ static void census_residuals(struct strbuf *b, const struct comparison *c,
 
 	for (int r = 0; r < 2; r++) {
 		for (int i = 0; i < run_nr_boots(docs[r]); i++) {
-			const cJSON *snap = cJSON_GetObjectItemCaseSensitive(boot_snapshots(docs[r], i),
-									   phase);
-			const cJSON *census = json_at(snap, PLAN_CENSUS);
+			const cJSON *census = boot_census(docs[r], i, phase);
 			const char *v;
 			cJSON *k;
 
-			if (!cJSON_IsObject(census))
+			if (!census)
 				continue;
 			/*
 			 * Checked afresh, as this slabbench checks: results of an
 			 * older one may hold fewer verdicts. The slabinfo and sysfs
 			 * are other readings at other moments, judged on their own.
 			 */
-			k = census_checks(census, json_at(snap, PLAN_MEMINFO), NULL, NULL);
-			v = json_at(k, "identities")->valuestring;
+			k = census_checks(census, boot_meminfo_all(docs[r], i, phase), NULL, NULL);
+			v = checks_verdict(k, "identities");
 			all++;
 			exact += !strcmp(v, "exact");
 			moving += !strcmp(v, "moving");
-			cJSON_ArrayForEach(f, json_at(k, "failures")) {
+			cJSON_ArrayForEach(f, checks_failures(k)) {
 				char *line;
 
 				if (listed++ >= MAX_RESIDUALS)
