@@ -41,3 +41,14 @@ bool json_has_string(const cJSON *a, const char *s)
 			return true;
 	return false;
 }
+
+char *json_short(const cJSON *v)
+{
+	char *s = cJSON_IsString(v) ? xstrdup(v->valuestring) : cJSON_PrintUnformatted(v);
+
+	if (!s)
+		return xstrdup("?");
+	if (strlen(s) > 16)
+		strcpy(s + 12, "...");
+	return s;
+}

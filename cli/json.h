@@ -12,6 +12,11 @@ const cJSON *json_at(const cJSON *o, const char *path);
 double json_num_at(const cJSON *o, const char *path);
 /* The same when it is a string; "?" otherwise. */
 const char *json_str_at(const cJSON *o, const char *path);
+/*
+ * @v in at most 16 characters, for a line of text: a string bare, any
+ * other value as JSON, a longer one cut to 12 and "...". Free it.
+ */
+char *json_short(const cJSON *v);
 /* Whether the array @a holds the string @s. */
 bool json_has_string(const cJSON *a, const char *s);
 

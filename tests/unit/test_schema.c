@@ -147,6 +147,21 @@ static void test_json(void)
 	CHECK(json_at(o, "a.x.c") == NULL && json_at(NULL, "a") == NULL, "json: absent is NULL");
 	CHECK(json_has_string(json_at(o, "l"), "q") && !json_has_string(json_at(o, "l"), "1"),
 	      "json: a string in an array, numbers aside");
+	{
+		char *a = json_short(json_at(o, "a.b.s")), *b = json_short(json_at(o, "a.b.c"));
+		char *l = json_short(json_at(o, "l"));
+		cJSON *w = cJSON_CreateString("abcdefghijklmnopq");
+		char *c = json_short(w);
+
+		CHECK(!strcmp(a, "x") && !strcmp(b, "3") && !strcmp(l, "[\"p\",1,\"q\"]") &&
+		      !strcmp(c, "abcdefghijkl..."),
+		      "json: a value in 16 characters, a string bare, a longer one cut");
+		free(a);
+		free(b);
+		free(l);
+		free(c);
+		cJSON_Delete(w);
+	}
 	cJSON_Delete(o);
 }
 
