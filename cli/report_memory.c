@@ -33,17 +33,12 @@ struct ratio {
 	bool has_ci;
 };
 
-/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
-static bool census_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
-			 size_t offset, struct ratio *x)
+/* @x's ratio of its sides' means (NAN when one has none) and its interval. */
+static void ratio_fill(struct ratio *x)
 {
 	double lo, hi;
 
-	slabmem_summary(a, offset, &x->a);
-	slabmem_summary(b, offset, &x->b);
-	if (!x->a.n || !x->b.n || x->a.mean <= 0)
-		return false;
-	x->r = x->b.mean / x->a.mean;
+	x->r = x->a.n && x->b.n && x->a.mean > 0 ? x->b.mean / x->a.mean : NAN;
 	/* The interval of the percent change, by the delta method, as compare's. */
 	x->has_ci = x->a.n >= MIN_BOOTS_CI && x->b.n >= MIN_BOOTS_CI &&
 		    !percent_change_ci(&x->a, &x->b, 0.05, &lo, &hi);
@@ -51,6 +46,17 @@ static bool census_ratio(const struct slabmem_point *a, const struct slabmem_poi
 		x->lo = 1 + lo / 100;
 		x->hi = 1 + hi / 100;
 	}
+}
+
+/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
+static bool census_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+			 size_t offset, struct ratio *x)
+{
+	slabmem_summary(a, offset, &x->a);
+	slabmem_summary(b, offset, &x->b);
+	if (!x->a.n || !x->b.n || x->a.mean <= 0)
+		return false;
+	ratio_fill(x);
 	return true;
 }
 
@@ -230,11 +236,14 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 	free(where);
 }
 
-/* The figures the table compares, each a member of struct slabmem. */
-static const struct {
+/* A figure of a struct, by its name in a table and its offset. */
+struct figure {
 	const char *name;
 	size_t offset;
-} census_rows[] = {
+};
+
+/* The figures the table compares, each a member of struct slabmem. */
+static const struct figure census_rows[] = {
 	{ "Slab", offsetof(struct slabmem, slab) },
 	{ "beyond live", offsetof(struct slabmem, overhead) },
 	{ "Slab+Percpu", offsetof(struct slabmem, slab_percpu) },
@@ -376,8 +385,6 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 	char *head;
 
 	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
-		double lo, hi;
-
 		for (int r = 0; r < 2; r++) {
 			int boots = run_nr_boots(docs[r]), n = 0;
 			double *v = xcalloc(boots + 1, sizeof(*v));
@@ -394,13 +401,7 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 			summarize(v, n, r ? &x[f].b : &x[f].a);
 			free(v);
 		}
-		x[f].r = x[f].a.n && x[f].b.n && x[f].a.mean > 0 ? x[f].b.mean / x[f].a.mean : NAN;
-		x[f].has_ci = x[f].a.n >= MIN_BOOTS_CI && x[f].b.n >= MIN_BOOTS_CI &&
-			      !percent_change_ci(&x[f].a, &x[f].b, 0.05, &lo, &hi);
-		if (x[f].has_ci) {
-			x[f].lo = 1 + lo / 100;
-			x[f].hi = 1 + hi / 100;
-		}
+		ratio_fill(&x[f]);
 		missing_ci |= !x[f].has_ci;
 	}
 	if (!x[0].a.n || !x[0].b.n) {
@@ -533,10 +534,7 @@ void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 				c->runs[0].label, c->runs[1].label);
 		sb_addf(b, "  %.0f objects of %.0f B\n", m[0].count, m[0].size);
 		{
-			static const struct {
-				const char *name;
-				size_t off;
-			} parts[] = {
+			static const struct figure parts[] = {
 				{ "object", offsetof(struct mem_breakdown, size) },
 				{ "rounding", offsetof(struct mem_breakdown, rounding) },
 				{ "slab tail waste", offsetof(struct mem_breakdown, tail) },
@@ -546,8 +544,8 @@ void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 			char change[32];
 
 			for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
-				double va = *(double *)((char *)&m[0] + parts[p].off);
-				double vb = *(double *)((char *)&m[1] + parts[p].off);
+				double va = *(double *)((char *)&m[0] + parts[p].offset);
+				double vb = *(double *)((char *)&m[1] + parts[p].offset);
 
 				sb_addf(b, "    %-22s %10.1f %10.1f\n", parts[p].name, va, vb);
 			}
