@@ -2,8 +2,10 @@
 /* Reading cJSON documents by dotted path: nothing here knows a schema. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "strbuf.h"
 #include "util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,4 +53,16 @@ char *json_short(const cJSON *v)
 	if (strlen(s) > 16)
 		strcpy(s + 12, "...");
 	return s;
+}
+
+void json_lines_diff(struct strbuf *s, const cJSON *a, const cJSON *b, int indent, int width)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, a)
+		if (cJSON_IsString(l) && !json_has_string(b, l->valuestring))
+			sb_addf(s, "%*s-%.*s\n", indent, "", width ? width : INT_MAX, l->valuestring);
+	cJSON_ArrayForEach(l, b)
+		if (cJSON_IsString(l) && !json_has_string(a, l->valuestring))
+			sb_addf(s, "%*s+%.*s\n", indent, "", width ? width : INT_MAX, l->valuestring);
 }

@@ -133,19 +133,6 @@ static char *reproducer(const char *subject, const struct run_id *ids, const cJS
 	return b.s;
 }
 
-/* The lines of @a that @b lacks as -, then @b's that @a lacks as +. */
-static void lines_diff(struct strbuf *s, const cJSON *a, const cJSON *b)
-{
-	const cJSON *l;
-
-	cJSON_ArrayForEach(l, a)
-		if (cJSON_IsString(l) && !json_has_string(b, l->valuestring))
-			sb_addf(s, "-%s\n", l->valuestring);
-	cJSON_ArrayForEach(l, b)
-		if (cJSON_IsString(l) && !json_has_string(a, l->valuestring))
-			sb_addf(s, "+%s\n", l->valuestring);
-}
-
 /* The configs' difference: the allocator lines, then every other line recorded. */
 static char *config_diff(const struct run_id *ids, const cJSON *const *d)
 {
@@ -155,9 +142,9 @@ static char *config_diff(const struct run_id *ids, const cJSON *const *d)
 
 	sb_addf(&s, "--- base: %s, tree %s\n+++ new: %s, tree %s\n", ids[0].variant, ids[0].tree,
 		ids[1].variant, ids[1].tree);
-	lines_diff(&s, run_allocator_config(d[0]), run_allocator_config(d[1]));
+	json_lines_diff(&s, run_allocator_config(d[0]), run_allocator_config(d[1]), 0, 0);
 	if (cJSON_IsArray(ca) && cJSON_IsArray(cb))
-		lines_diff(&s, ca, cb);
+		json_lines_diff(&s, ca, cb, 0, 0);
 	else
 		sb_addf(&s, "# only the allocator lines: the results do not record the others\n");
 	return s.s;

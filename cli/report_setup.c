@@ -179,19 +179,6 @@ void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	}
 }
 
-/* The lines of @la that @lb lacks as -, then those of @lb that @la lacks as +. */
-static void config_diff(struct strbuf *b, const cJSON *la, const cJSON *lb)
-{
-	const cJSON *l;
-
-	cJSON_ArrayForEach(l, la)
-		if (cJSON_IsString(l) && !json_has_string(lb, l->valuestring))
-			sb_addf(b, "%13s-%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
-	cJSON_ArrayForEach(l, lb)
-		if (cJSON_IsString(l) && !json_has_string(la, l->valuestring))
-			sb_addf(b, "%13s+%.*s\n", "", REPORT_WIDTH - 14, l->valuestring);
-}
-
 void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	const cJSON *la = run_allocator_config(docs[0]);
@@ -215,12 +202,12 @@ void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *c
 	else
 		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
 		      "the allocator lines differ so:");
-	config_diff(b, la, lb);
+	json_lines_diff(b, la, lb, 13, REPORT_WIDTH - 14);
 	la = run_common_config_lines(docs[0]);
 	lb = run_common_config_lines(docs[1]);
 	if (strcmp(sa, sb) && cJSON_IsArray(la) && cJSON_IsArray(lb)) {
 		field(b, "config", "and every other line that differs (set in one only, or set otherwise):");
-		config_diff(b, la, lb);
+		json_lines_diff(b, la, lb, 13, REPORT_WIDTH - 14);
 	}
 }
 

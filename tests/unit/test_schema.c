@@ -5,6 +5,7 @@
 #include "json.h"
 #include "results.h"
 #include "schema.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <math.h>
@@ -161,6 +162,20 @@ static void test_json(void)
 		free(l);
 		free(c);
 		cJSON_Delete(w);
+	}
+	{
+		cJSON *x = cJSON_Parse("[\"A=y\",\"B=y\",\"C=loooooong\"]");
+		cJSON *y = cJSON_Parse("[\"B=y\",\"D=y\",1]");
+		struct strbuf d = { 0 }, e = { 0 };
+
+		json_lines_diff(&d, x, y, 0, 0);
+		json_lines_diff(&e, x, y, 2, 5);
+		CHECK_STR(d.s, "-A=y\n-C=loooooong\n+D=y\n", "json: lines one array lacks, then the other");
+		CHECK_STR(e.s, "  -A=y\n  -C=loo\n  +D=y\n", "json: the same indented and cut");
+		free(d.s);
+		free(e.s);
+		cJSON_Delete(x);
+		cJSON_Delete(y);
 	}
 	cJSON_Delete(o);
 }
