@@ -60,6 +60,20 @@ static bool census_ratio(const struct slabmem_point *a, const struct slabmem_poi
 	return true;
 }
 
+/* Said under a table where a ratio has no interval. */
+#define NO_CI_NOTE "95% CI -: none, a side has fewer boots than that."
+
+/* The notes under a table, after a blank line: @first, then @second, where not NULL. */
+static void table_notes(struct strbuf *b, const char *first, const char *second)
+{
+	if (first || second)
+		sb_addf(b, "\n");
+	if (first)
+		report_wrap(b, 2, first);
+	if (second)
+		report_wrap(b, 2, second);
+}
+
 /* The point of @label at @cpus CPUs and @numa nodes; NULL if none. */
 static const struct slabmem_point *find_point(const struct census_view *v, const char *label,
 					      long cpus, long numa)
@@ -338,12 +352,8 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			report_wrap(&claims, 2, claim + 1);
 		free(claim);
 	}
-	if (numa || missing_ci)
-		sb_addf(b, "\n");
-	if (numa)
-		report_wrap(b, 2, "CPUs 8/2: 8 CPUs on 2 NUMA nodes.");
-	if (missing_ci)
-		report_wrap(b, 2, "95% CI -: none, a side has fewer boots than that.");
+	table_notes(b, numa ? "CPUs 8/2: 8 CPUs on 2 NUMA nodes." : NULL,
+		    missing_ci ? NO_CI_NOTE : NULL);
 	if (claims.len)
 		sb_addf(b, "\n%s", claims.s);
 	free(claims.s);
@@ -441,12 +451,8 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 		sb_addf(b, " %11s", cell);
 	}
 	sb_addf(b, "\n");
-	if (missing_ci || steady)
-		sb_addf(b, "\n");
-	if (missing_ci)
-		report_wrap(b, 2, "95% CI -: none, a side has fewer boots than that.");
-	if (steady)
-		report_wrap(b, 2, "No spread: the same in every boot of each side.");
+	table_notes(b, missing_ci ? NO_CI_NOTE : NULL,
+		    steady ? "No spread: the same in every boot of each side." : NULL);
 }
 
 /* At most this many residuals are listed; the rest are counted. */
