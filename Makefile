@@ -8,7 +8,8 @@
 #   make demo     build the SLAB and SLUB guests, run the whole catalogue on
 #                 both, print the report of SLUB against SLAB and draw the
 #                 charts
-#   make check    checkpatch, sparse and shellcheck (scripts/check.sh)
+#   make check    checkpatch, sparse, shellcheck and gcc's static analyser
+#                 (scripts/check.sh)
 #   make bench    the harness's own speed: boot-to-ready and build times
 #   make deps     install every Debian package slabbench and its tests need
 #
@@ -22,19 +23,23 @@ BUILD := build
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
-	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Iinclude/uapi
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Itcg -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm -pthread -lz
 
 # zlib: the mail's compressed attachments (and tests/unit/png.h reads the charts).
 # Every cli/*.c is a library shared by the commands and the unit tests,
 # except the program's entry and the commands; so is the macro workloads'
-# parameter table, which the guest agent (vm/agent/) is built with too.
+# parameter table, which the guest agent (vm/agent/) is built with too,
+# and the cost model's cache levels, whose parser checks --caches before
+# any boot with the plugin's own rules.
 CLI_CMDS := $(wildcard cli/cmd_*.c)
 AGENT_SRC := $(wildcard vm/agent/*.c)
 AGENT_HDRS := $(wildcard vm/agent/*.h) include/uapi/linux/slabbench.h
-CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c
-CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h
+CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c \
+	tcg/cachesim.c
+CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h \
+	tcg/cachesim.h
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # The cost-model plugin (tcg/) is loaded by QEMU, not linked with the
@@ -111,6 +116,16 @@ demo:
 check: deps
 	scripts/check.sh
 
+# gcc -fanalyzer over the host's C and the guest agent, each file built
+# as for the program (warnings are errors): paths through a function
+# that dereference NULL, leak, use what is uninitialised or freed. gcc's
+# own, whatever CC is. scripts/check.sh says why this analyser.
+ANALYZER := gcc -fanalyzer -c -o /dev/null
+analyze:
+	@for f in cli/*.c vm/agent/macro_table.c $(TCG_LIB) tcg/slabbench-cost.c; do \
+		$(ANALYZER) $(SB_CFLAGS) -pthread $$f || exit 1; done
+	@for f in $(AGENT_SRC); do $(ANALYZER) -std=gnu11 $(WARN) -Iinclude/uapi $$f || exit 1; done
+
 bench: deps
 	$(MAKE) all
 	$(BUILD)/slabbench bench
@@ -118,4 +133,4 @@ bench: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test test-slow deps demo check bench clean
+.PHONY: all test test-slow deps demo check analyze bench clean

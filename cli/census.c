@@ -339,7 +339,7 @@ cJSON *census_parse(const char *text, char **err)
 			fail(&ps, "no newline at its end (cut short?)");
 			break;
 		}
-		line = strndup(p, nl - p);
+		line = xstrndup(p, nl - p);
 		if (!line)
 			out_of_memory();
 		p = nl + 1;

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
-#include "json.h"
 #include "noise.h"
 #include "options.h"
 #include "report.h"
@@ -55,33 +54,43 @@ static char *results_path(const struct bisect *b, const char *commit)
 	return xasprintf("%s/%.12s.json", b->dir, commit);
 }
 
-static int save(const struct bisect *b)
+/*
+ * The options a bisection is started with, which its steps read back
+ * through the same table (save(), load()); -o and --step are the
+ * command's own.
+ */
+#define BISECT_OPTS(b)									\
+	OPT_STRING(0, "tree", &(b)->tree, "DIR", "the git tree (only read)"),		\
+	OPT_STRING(0, "good", &(b)->good, "REV", "a revision without the regression"),	\
+	OPT_STRING(0, "bad", &(b)->bad, "REV", "a revision with it"),			\
+	{ .type = OPT_T_STRING, .name = "alloc-config", .value = &(b)->alloc_config,	\
+	  .argh = "LIST", .help = "the variant's config: vm/config fragments, or a\n"	\
+				  "config file then fragments (as in a variants file)",	\
+	  .deftext = "\"base alloc-slub\"" },						\
+	OPT_STRING(0, "workload", &(b)->workload, "FILE",				\
+		   "a workload file, or a name in workloads/"),				\
+	OPT_STRING(0, "metric", &(b)->metric, "TEST.METRIC",				\
+		   "the metric that regressed, e.g.\nfastpath.instructions_per_op; TEST is a "	\
+		   "test's\nname or its number in the workload (1.ns_per_op)"),		\
+	OPT_DOUBLE("threshold", &(b)->threshold, "PCT", 0, 1000, true,			\
+		   "the smallest change in percent that is a regression"),		\
+	OPT_VM(&(b)->vm, 1),								\
+	{ .type = OPT_T_LONG, .name = "boots", .value = &(b)->boots, .argh = "N", .min = 1,	\
+	  .max = 100, .help = "boots per revision",					\
+	  .deftext = OPT_STR(RUN_COST_BOOTS) " with --accel=cost, else " OPT_STR(RUN_BOOTS) }
+
+static char *state_path(const char *dir)
 {
-	cJSON *j = cJSON_CreateObject();
-	char *path = xasprintf("%s/bisect.json", b->dir), *text;
+	return xasprintf("%s/bisect.json", dir);
+}
+
+static int save(struct bisect *b)
+{
+	struct opt opts[] = { BISECT_OPTS(b), OPT_END() };
+	cJSON *j = options_to_json(opts);
+	char *path = state_path(b->dir), *text = cJSON_Print(j);
 	int ret;
 
-	cJSON_AddStringToObject(j, "tree", b->tree);
-	cJSON_AddStringToObject(j, "good", b->good);
-	cJSON_AddStringToObject(j, "bad", b->bad);
-	cJSON_AddStringToObject(j, "alloc_config", b->alloc_config);
-	cJSON_AddStringToObject(j, "workload", b->workload);
-	cJSON_AddStringToObject(j, "metric", b->metric);
-	cJSON_AddNumberToObject(j, "threshold", b->threshold);
-	cJSON_AddNumberToObject(j, "boots", b->boots);
-	cJSON_AddStringToObject(j, "accel", b->vm.accel);
-	cJSON_AddNumberToObject(j, "cpus", b->vm.cpus_list.n ? b->vm.cpus_list.v[0] : 0);
-	cJSON_AddNumberToObject(j, "numa", b->vm.numa);
-	cJSON_AddNumberToObject(j, "possible_cpus", b->vm.possible);
-	cJSON_AddNumberToObject(j, "mem", b->vm.mem);
-	cJSON_AddNumberToObject(j, "timeout", b->vm.timeout);
-	if (b->vm.cmdline)
-		cJSON_AddStringToObject(j, "cmdline", b->vm.cmdline);
-	if (b->vm.cost_geometry)
-		cJSON_AddStringToObject(j, "caches", b->vm.cost_geometry);
-	if (b->vm.cpu_model)
-		cJSON_AddStringToObject(j, "cpu_model", b->vm.cpu_model);
-	text = cJSON_Print(j);
 	ret = write_output(path, text);
 	free(text);
 	free(path);
@@ -92,43 +101,21 @@ static int save(const struct bisect *b)
 /* The options saved by save(); @j must outlive @b. */
 static int load(const char *dir, struct bisect *b, cJSON **j)
 {
-	char *path = xasprintf("%s/bisect.json", dir), *text = read_file(path, NULL);
-	long cpus;
+	struct opt opts[] = { BISECT_OPTS(b), OPT_END() };
+	char *path = state_path(dir), *text = read_file(path, NULL);
+	int ret = 0;
 
 	*j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	memset(b, 0, sizeof(*b));
 	b->dir = dir;
-	b->tree = json_str_at(*j, "tree");
-	b->good = json_str_at(*j, "good");
-	b->bad = json_str_at(*j, "bad");
-	b->alloc_config = json_str_at(*j, "alloc_config");
-	b->workload = json_str_at(*j, "workload");
-	b->metric = json_str_at(*j, "metric");
-	b->threshold = json_num_at(*j, "threshold");
-	b->boots = (long)json_num_at(*j, "boots");
-	b->vm.accel = json_str_at(*j, "accel");
-	cpus = (long)json_num_at(*j, "cpus");
-	if (cpus > 0) {
-		b->vm.cpus_list.n = 1;
-		b->vm.cpus_list.v[0] = cpus;
-	}
-	b->vm.numa = (long)json_num_at(*j, "numa");
-	/* A state from before --possible-cpus: as many as online. */
-	b->vm.possible = isnan(json_num_at(*j, "possible_cpus")) ? 0 :
-			 (long)json_num_at(*j, "possible_cpus");
-	b->vm.mem = (long)json_num_at(*j, "mem");
-	b->vm.timeout = (long)json_num_at(*j, "timeout");
-	b->vm.cmdline = cJSON_GetStringValue(json_at(*j, "cmdline"));
-	b->vm.cost_geometry = cJSON_GetStringValue(json_at(*j, "caches"));
-	b->vm.cpu_model = cJSON_GetStringValue(json_at(*j, "cpu_model"));
-	if (!*j || !strcmp(b->tree, "?") || !strcmp(b->metric, "?") || b->boots < 1) {
-		error("bisect: %s: not a bisection's options", path);
-		free(path);
-		return -1;
-	}
+	b->threshold = NAN;
+	if (!*j || options_from_json(path, opts, *j) || !b->tree || !b->good || !b->bad ||
+	    !b->alloc_config || !b->workload || !b->metric || isnan(b->threshold) ||
+	    !b->vm.accel || !b->boots)
+		ret = error("bisect: %s: not a bisection's options", path);
 	free(path);
-	return 0;
+	return ret;
 }
 
 /*
@@ -191,7 +178,7 @@ static bool names_test(const struct cmp_row *row, const char *test)
 static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 {
 	char *paths[2] = { results_path(b, b->good), results_path(b, commit) };
-	char *test = xstrdup(b->metric), *metric = strchr(test, '.');
+	char *test = xstrdup(b->metric), *metric = test + strcspn(test, ".");
 	char *noise_file = noise_path();
 	struct comparison c = { 0 };
 	const struct cmp_row *row = NULL;
@@ -199,7 +186,9 @@ static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 	bool missing = false;
 	int ret = -1, rows = 0;
 
-	*metric++ = '\0';
+	/* A state without TEST.METRIC names no row, which is refused below. */
+	if (*metric)
+		*metric++ = '\0';
 	docs = compare_load((const char *const *)paths, 2, false);
 	noise = noise_load(noise_file, &missing);
 	if (!docs || (!noise && !missing) ||
@@ -211,7 +200,7 @@ static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 			row = row ? row : &c.rows[i];
 			rows++;
 		}
-	if (rows != 1 || !row->cells[0].present || !row->cells[0].has_pct) {
+	if (!row || rows > 1 || !row->cells[0].present || !row->cells[0].has_pct) {
 		error("bisect: %s: %s names %d rows with a change (it must name one: give the "
 		      "test's number in the workload, or a workload without a sweep)", paths[1],
 		      b->metric, rows);
@@ -448,7 +437,7 @@ static char *bisect_run(const struct bisect *b)
 	if (p) {
 		while (p > out && p[-1] != '\n')
 			p--;
-		first = strndup(p, strspn(p, "0123456789abcdef"));
+		first = xstrndup(p, strspn(p, "0123456789abcdef"));
 	} else {
 		error("bisect: git bisect run found no first bad commit (log: %s)", log);
 		fprintf(stderr, "%s", out ? out : "");
@@ -547,24 +536,7 @@ int cmd_bisect(int argc, char **argv)
 	struct verdict vbad, vfirst;
 	int ret = 2, tested, skipped;
 	struct opt opts[] = {
-		OPT_STRING(0, "tree", &b.tree, "DIR", "the git tree (only read)"),
-		OPT_STRING(0, "good", &b.good, "REV", "a revision without the regression"),
-		OPT_STRING(0, "bad", &b.bad, "REV", "a revision with it"),
-		{ .type = OPT_T_STRING, .name = "alloc-config", .value = &b.alloc_config,
-		  .argh = "LIST", .help = "the variant's config: vm/config fragments, or a\n"
-					  "config file then fragments (as in a variants file)",
-		  .deftext = "\"base alloc-slub\"" },
-		OPT_STRING(0, "workload", &b.workload, "FILE",
-			   "a workload file, or a name in workloads/"),
-		OPT_STRING(0, "metric", &b.metric, "TEST.METRIC",
-			   "the metric that regressed, e.g.\nfastpath.instructions_per_op; TEST is a "
-			   "test's\nname or its number in the workload (1.ns_per_op)"),
-		OPT_DOUBLE("threshold", &b.threshold, "PCT", 0, 1000, true,
-			   "the smallest change in percent that is a regression"),
-		OPT_VM(&b.vm, 1),
-		{ .type = OPT_T_LONG, .name = "boots", .value = &b.boots, .argh = "N", .min = 1,
-		  .max = 100, .help = "boots per revision",
-		  .deftext = RUNNER_STR(RUN_COST_BOOTS) " with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
+		BISECT_OPTS(&b),
 		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &output,
 		  .argh = "DIR", .help = "results, logs and the report",
 		  .deftext = "results/bisect-GOOD-BAD" },

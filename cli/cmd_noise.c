@@ -126,7 +126,7 @@ int cmd_noise(int argc, char **argv)
 		OPT_INTEGER("repeat", &o.repeat, "N", 1, 1000, NULL, "override every test's repeats"),
 		{ .type = OPT_T_LONG, .name = "boots", .value = &o.boots, .argh = "N", .min = 2,
 		  .max = 50, .help = "boots a side: 2 x N boots in all",
-		  .deftext = RUNNER_STR(RUN_BOOTS) },
+		  .deftext = OPT_STR(RUN_BOOTS) },
 		OPT_END(),
 	};
 	int first = options_parse(&usage, opts, argc, argv), ret;

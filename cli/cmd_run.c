@@ -42,7 +42,7 @@ int cmd_run(int argc, char **argv)
 		{ .type = OPT_T_LONG, .name = "boots", .value = &o.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "independent boots per allocator, interleaved\n"
 				      "(A B A B); compare tests across boots",
-		  .deftext = RUNNER_STR(RUN_BOOTS) ", " RUNNER_STR(RUN_COST_BOOTS)
+		  .deftext = OPT_STR(RUN_BOOTS) ", " OPT_STR(RUN_COST_BOOTS)
 			     " under --accel=cost" },
 		OPT_JOBS(&o.jobs),
 		OPT_CHOICE("engine", &o.engine, "ENGINE", engines,

@@ -101,7 +101,8 @@ static int selftest_variant(const char *variant, const struct vm_opts *vm,
 	if (runner_guest_open(&rg, variant, vm))
 		return -1;
 	/* Nothing here is timed: TCG on one thread, safe with kprobes. */
-	if (runner_guest_stage(&rg, plan, false))
+	/* --timeout always holds a value here: the command's default is one. */
+	if (runner_guest_stage(&rg, plan, false, vm->cpus_list.v[0], vm->timeout))
 		goto out;
 	rg.stage.vm.single_thread = true;
 	if (vm_boot(&rg.stage.vm, &o))

@@ -505,7 +505,7 @@ int cmd_watch(int argc, char **argv)
 		OPT_VM(&w.vm, 1),
 		{ .type = OPT_T_LONG, .name = "boots", .value = &w.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "boots per commit",
-		  .deftext = "1 with --accel=cost, else " RUNNER_STR(RUN_BOOTS) },
+		  .deftext = "1 with --accel=cost, else " OPT_STR(RUN_BOOTS) },
 		OPT_INTEGER("poll", &w.poll, "S", 0, 86400 * 7, "s",
 			    "look again every S seconds (0: once, for cron)"),
 		{ .type = OPT_T_STRING, .name = "from", .value = &w.mail.from, .argh = "ADDR",

@@ -21,18 +21,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The variants' names come from vm/kernel.sh, which reads both files. */
-bool variant_known(const char *variant, char **known)
+/*
+ * The variants' names come from vm/kernel.sh, which reads both files:
+ * 1 when @variant is one, 0 with the names in *known, -1 when kernel.sh
+ * refused the user's file (it said why).
+ */
+static int variant_known(const char *variant, char **known)
 {
 	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
 	char *argv[] = { "bash", script, "names", NULL };
 	char *out = NULL, *name, *save = NULL;
 	struct strbuf b = { 0 };
-	bool found = false;
+	int found = 0;
 
+	*known = NULL;
 	if (run_capture(argv, &out, NULL))
-		sb_addf(&b, "none: vm/kernel.sh names failed");
-	for (name = out ? strtok_r(out, "\n", &save) : NULL; name;
+		found = -1;
+	for (name = out && !found ? strtok_r(out, "\n", &save) : NULL; name;
 	     name = strtok_r(NULL, "\n", &save)) {
 		found |= !strcmp(name, variant);
 		sb_addf(&b, "%s%s", b.len ? ", " : "", name);
@@ -47,12 +52,12 @@ int variants_check(const char *cmd, char *const *names, int n)
 {
 	for (int i = 0; i < n; i++) {
 		char *known;
-		bool ok = variant_known(names[i], &known);
+		int ok = variant_known(names[i], &known);
 
 		if (!ok)
 			error("%s: unknown variant '%s' (known: %s)", cmd, names[i], known);
 		free(known);
-		if (!ok)
+		if (ok != 1)
 			return -1;
 	}
 	return 0;
@@ -76,7 +81,7 @@ static char *kv_get(const char *text, const char *key)
 {
 	const char *next, *v = kv_find(text, key, &next);
 
-	return v ? strndup(v, next - v) : NULL;
+	return v ? xstrndup(v, next - v) : NULL;
 }
 
 /* Every value of @key, a line each ("" when none). */

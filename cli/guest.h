@@ -30,8 +30,6 @@ struct guest {
 	char *lacks;		/* what cannot be measured on its tree, a line each; maybe "" */
 };
 
-/* Whether vm/variants or the user's file names @variant; lists the known ones otherwise. */
-bool variant_known(const char *variant, char **known);
 /* 0 when a variants file names every one of @names, else -1 and a message. */
 int variants_check(const char *cmd, char *const *names, int n);
 /* Builds what is missing (progress on a terminal) and fills @g. */

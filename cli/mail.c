@@ -152,7 +152,7 @@ int mail_split_addresses(const char *list, char ***out)
 			while (e > a && isspace((unsigned char)e[-1]))
 				e--;
 			if (e > a)
-				add_word(out, &n, strndup(a, e - a));
+				add_word(out, &n, xstrndup(a, e - a));
 			if (!*p)
 				break;
 			start = p + 1;
@@ -164,7 +164,7 @@ int mail_split_addresses(const char *list, char ***out)
 char *mail_bare_address(const char *addr)
 {
 	const char *lt = strrchr(addr, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	char *bare = lt && gt ? strndup(lt + 1, gt - lt - 1) : xstrdup(addr);
+	char *bare = lt && gt ? xstrndup(lt + 1, gt - lt - 1) : xstrdup(addr);
 
 	for (char *p = bare; *p; p++)
 		*p = tolower((unsigned char)*p);
@@ -188,7 +188,7 @@ static void address_words(const char *addr, char ***words, int *n)
 	len = lt - addr;
 	while (len && addr[len - 1] == ' ')
 		len--;
-	name = strndup(addr, len);
+	name = xstrndup(addr, len);
 	if (!ascii(name)) {
 		encoded_words(name, words, n);
 	} else if (name[0] != '"' && strpbrk(name, "()<>[]:;@\\,.\"")) {

@@ -5,6 +5,7 @@
 #include "strbuf.h"
 #include "util.h"
 
+#include <cjson/cJSON.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static int parse_longs(const struct opt *o, const char *arg, struct opt_longs *l
 	l->n = 0;
 	for (const char *p = arg;; p++) {
 		size_t len = strcspn(p, ",");
-		char *item = strndup(p, len);
+		char *item = xstrndup(p, len);
 		int bad = l->n == o->max_count || parse_long(item, o->min, o->max, &l->v[l->n]);
 
 		free(item);
@@ -297,4 +298,79 @@ void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
 		free(def);
 		free(l);
 	}
+}
+
+/* @o's value as its option's text, or NULL when it holds none the option takes. */
+static char *value_text(const struct opt *o)
+{
+	const struct opt_longs *l;
+	struct strbuf b = { 0 };
+	const char *s;
+	long n;
+	double d;
+
+	switch (o->type) {
+	case OPT_T_STRING:
+	case OPT_T_CHOICE:
+		s = *(const char **)o->value;
+		return s ? xstrdup(s) : NULL;
+	case OPT_T_LONG:
+		n = *(long *)o->value;
+		return n >= o->min && n <= o->max ? xasprintf("%ld", n) : NULL;
+	case OPT_T_DOUBLE:
+		d = *(double *)o->value;
+		if (!isfinite(d) || (o->open ? d <= o->dmin || d >= o->dmax :
+				     d < o->dmin || d > o->dmax))
+			return NULL;
+		return xasprintf("%.17g", d);
+	case OPT_T_LONGS:
+		l = o->value;
+		for (int i = 0; i < l->n; i++)
+			sb_addf(&b, "%s%ld", i ? "," : "", l->v[i]);
+		return b.s;
+	default:
+		return NULL;
+	}
+}
+
+cJSON *options_to_json(const struct opt *opts)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
+		char *text;
+
+		if (o->type == OPT_T_BOOL) {
+			if (*(bool *)o->value)
+				cJSON_AddTrueToObject(j, o->name);
+			continue;
+		}
+		text = value_text(o);
+		if (text)
+			cJSON_AddStringToObject(j, o->name, text);
+		free(text);
+	}
+	return j;
+}
+
+int options_from_json(const char *where, struct opt *opts, const cJSON *j)
+{
+	const cJSON *m;
+
+	if (!cJSON_IsObject(j))
+		return error("%s: not an object of options", where);
+	cJSON_ArrayForEach(m, j) {
+		const struct opt *o = opts;
+
+		while (o->type != OPT_T_END && strcmp(o->name, m->string))
+			o++;
+		if (o->type == OPT_T_END)
+			return error("%s: '%s' is no option", where, m->string);
+		if (o->type == OPT_T_BOOL ? !cJSON_IsTrue(m) : !cJSON_IsString(m))
+			return error("%s: --%s: %s", where, o->name, o->type == OPT_T_BOOL ?
+				     "only true is written" : "not a string");
+		if (set_value(where, o, m->valuestring))
+			return -1;
+	}
+	return 0;
 }

@@ -70,6 +70,9 @@ struct opt {
 	{ .type = OPT_T_CHOICE, .name = (n), .value = (v), .argh = (a), .choices = (c), \
 	  .help = (h) }
 #define OPT_END() { .type = OPT_T_END }
+/* A macro's value as text, for a default or bound in the help. */
+#define OPT_STR_(x) #x
+#define OPT_STR(x) OPT_STR_(x)
 
 /* What a command's help says besides its options. */
 struct usage {
@@ -88,5 +91,22 @@ struct usage {
 int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv);
 /* The help text: synopsis, about, one entry per option with its default. */
 void options_usage(FILE *f, const struct usage *u, const struct opt *opts);
+
+struct cJSON;
+/*
+ * The table's values as a JSON object, each under its option's name as
+ * the text the option takes ("cpus": "2,8"; a bool as true), for a
+ * command that hands its options to a later process (bisect's steps,
+ * Slurm's tasks). A value the option would refuse is its caller's
+ * "not given" (0, NAN, NULL, an empty list) and is left out.
+ */
+struct cJSON *options_to_json(const struct opt *opts);
+/*
+ * Sets the table's values from such an object through the same checks
+ * as the command line; string values point into @j, which must outlive
+ * them. -1 after a message naming @where and the member when one is
+ * refused or names no option.
+ */
+int options_from_json(const char *where, struct opt *opts, const struct cJSON *j);
 
 #endif

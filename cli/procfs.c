@@ -56,7 +56,7 @@ static int slabinfo_fields(const char *rest, cJSON *o)
 /* The line at @line without its newline, NUL-terminated: sscanf stops there. */
 static char *line_copy(const char *line)
 {
-	char *copy = strndup(line, strcspn(line, "\n"));
+	char *copy = xstrndup(line, strcspn(line, "\n"));
 
 	if (!copy)
 		out_of_memory();

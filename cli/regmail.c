@@ -110,7 +110,7 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 			 const cJSON *const *docs, const char *report)
 {
 	const char *rs = strncmp(report, "Subject: ", 9) ? "" : report + 9;
-	char *rsubj = strndup(rs, strcspn(rs, "\n")), *what, *who, *tree, *subject, *mbox = NULL;
+	char *rsubj = xstrndup(rs, strcspn(rs, "\n")), *what, *who, *tree, *subject, *mbox = NULL;
 	char *files[6], *variants = NULL, *vpath = user_variants(), *maint = NULL;
 	const char *vs = strstr(rsubj, " vs "), *colon = vs ? strstr(vs, ": ") : NULL;
 	struct run_id *ids = run_ids(NULL, docs, 2);

@@ -38,7 +38,7 @@ static cJSON *allocator_lines(const char *config, const char *alloc_config)
 		if (!sym)
 			continue;
 		n = strcspn(sym, "= ");
-		needle = strndup(sym, n);
+		needle = xstrndup(sym, n);
 		/* Match the whole symbol, as "CONFIG_SLAB=" or "CONFIG_SLAB is". */
 		for (const char *p = alloc_config; (p = strstr(p, needle)); p += n) {
 			if (p[n] == '=' || p[n] == ' ') {
@@ -216,7 +216,7 @@ struct collect {
 
 static char *payload(const struct frame *f)
 {
-	return strndup(f->data, f->len);
+	return xstrndup(f->data, f->len);
 }
 
 static int on_done(const struct frame *f, void *ctx)
@@ -379,7 +379,7 @@ static int on_snapshot(const struct frame *f, void *ctx)
 
 	if (!dot)
 		return 0;
-	what = strndup(f->name, dot - f->name);
+	what = xstrndup(f->name, dot - f->name);
 	when = object_child(c->snaps, dot + 1);
 	cJSON_DeleteItemFromObject(when, what);
 	if (!strcmp(f->kind, SB_FRAME_MISSING)) {

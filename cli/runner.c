@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The runner (see runner.h): a workload's plan, the boots of each
- * allocator with a record per boot, and the results saved atomically.
+ * The runner (see runner.h): the boots of each allocator, interleaved,
+ * locally (-j) or as a Slurm array, with a record per boot, and the
+ * results saved atomically. The guest's plan is in runplan.c, the
+ * document a run starts with in rundoc.c.
  */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -11,6 +13,7 @@
 #include "plan.h"
 #include "json.h"
 #include "results.h"
+#include "rundoc.h"
 #include "schema.h"
 #include "slurm.h"
 #include "stats.h"
@@ -18,11 +21,9 @@
 #include "workload.h"
 
 #include <errno.h>
-#include <linux/slabbench.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,254 +73,6 @@ static bool uses_kprobes(const struct workload *w)
 	return false;
 }
 
-/*
- * One snapshot, frames WHAT.@when. Memory counters settle first (vmstat
- * is per-CPU). /proc/slabinfo and SLUB's sysfs come right after the
- * census, so that they are compared at nearly the same point
- * (census_checks()).
- */
-static void plan_snapshots(struct plan *p, const char *when, bool slub_sysfs)
-{
-	static const struct {
-		const char *what, *path;
-	} files[] = {
-		{ PLAN_MEMINFO, "/proc/meminfo" },
-		{ PLAN_CENSUS, SB_PATH_CENSUS },
-		{ PLAN_SLABINFO, "/proc/slabinfo" },
-	};
-	char *name;
-
-	plan_write(p, "/proc/sys/vm/stat_refresh", "1");
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		name = xasprintf("%s.%s", files[i].what, when);
-		plan_file(p, name, files[i].path);
-		free(name);
-	}
-	if (!slub_sysfs)
-		return;
-	name = xasprintf("%s.%s", PLAN_SLUB_SYSFS, when);
-	plan_attrs(p, name, "/sys/kernel/slab", "slabs", "partial", "objects", "total_objects",
-		   "cpu_slabs", NULL);
-	free(name);
-}
-
-/*
- * While test @i holds its objects: the allocator's own view of the held
- * cache for overhead (its extra.slabinfo_check), then the census phases
- * its workload entry asks for, then the objects are released.
- */
-static void plan_held(struct plan *p, const struct workload_test *t, int i, bool slub_sysfs)
-{
-	if (!strcmp(t->test, "overhead")) {
-		char *name = xasprintf(PLAN_HELD "%d", i);
-
-		plan_file(p, name, "/proc/slabinfo");
-		free(name);
-	}
-	for (int k = 0; k < t->nr_census; k++) {
-		char *when = xasprintf("t%d.%s", i, t->census[k].name);
-
-		if (t->census[k].seconds < 0)
-			plan_write(p, SB_PATH_CENSUS, SB_CENSUS_SHRINK);
-		else
-			plan_wait(p, t->census[k].seconds);
-		plan_snapshots(p, when, slub_sysfs);
-		free(when);
-	}
-	plan_write(p, SB_PATH_RUN, SB_SPEC_RELEASE);
-}
-
-struct plan *runner_plan(const struct workload *w, const bool *profiled, bool guest_config,
-			 bool slub_sysfs)
-{
-	struct plan *p = plan_new();
-
-	plan_file(p, PLAN_INFO, SB_PATH_INFO);
-	plan_file(p, PLAN_CATALOGUE, SB_PATH_TESTS);
-	plan_file(p, PLAN_CMDLINE, "/proc/cmdline");
-	if (w->boot_userspace)
-		plan_userspace(p, PLAN_USERSPACE);
-	if (w->after_boot_s)
-		plan_wait(p, w->after_boot_s);
-	plan_snapshots(p, "before", slub_sysfs);
-	if (guest_config)
-		plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
-	for (int i = 0; i < w->nr_tests; i++) {
-		bool macro = macro_known(w->tests[i].test);
-		const char *verb = macro ? SB_VERB_MACRO : SB_VERB_RUN;
-		char *spec = macro ? macro_spec(w->tests[i].spec) : xstrdup(w->tests[i].spec);
-
-		if (profiled[i])
-			plan_profile(p, verb, spec);
-		else if (macro)
-			plan_macro(p, spec);
-		else
-			plan_run(p, spec);
-		free(spec);
-		if (w->tests[i].holds)
-			plan_held(p, &w->tests[i], i, slub_sysfs);
-	}
-	plan_snapshots(p, "after", slub_sysfs);
-	return p;
-}
-
-static char *cpu_model(void)
-{
-	char *info = read_file("/proc/cpuinfo", NULL), *p, *model;
-
-	p = info ? strstr(info, "model name") : NULL;
-	if (p && (p = strchr(p, ':'))) {
-		p += 1 + strspn(p + 1, " \t");
-		model = strndup(p, strcspn(p, "\n"));
-	} else {
-		model = xstrdup("unknown");
-	}
-	free(info);
-	return model;
-}
-
-static cJSON *string_lines(const char *text)
-{
-	cJSON *a = cJSON_CreateArray();
-	char *copy = xstrdup(text ? text : ""), *save = NULL, *line;
-
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		cJSON_AddItemToArray(a, cJSON_CreateString(line));
-	free(copy);
-	return a;
-}
-
-static cJSON *new_document(const struct vm_opts *o, const struct guest *g,
-			   const struct workload *w, const char *cmdline)
-{
-	cJSON *doc = cJSON_CreateObject(), *host, *vm, *kernel, *tests;
-	char hostname[256] = "", stamp[32], *model, *alloc;
-	struct utsname u;
-	time_t now = time(NULL);
-
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
-	cJSON_AddStringToObject(doc, "tool", "slabbench " SLABBENCH_VERSION);
-	cJSON_AddStringToObject(doc, "status", "partial");
-	cJSON_AddStringToObject(doc, "created", stamp);
-
-	host = cJSON_AddObjectToObject(doc, "host");
-	gethostname(hostname, sizeof(hostname) - 1);
-	cJSON_AddStringToObject(host, "hostname", hostname);
-	model = cpu_model();
-	cJSON_AddStringToObject(host, "cpu_model", model);
-	free(model);
-	if (!uname(&u))
-		cJSON_AddStringToObject(host, "kernel", u.release);
-
-	vm = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(vm, "accel_requested", o->accel);
-	cJSON_AddNumberToObject(vm, "cpus", o->cpus);
-	cJSON_AddNumberToObject(vm, "numa_nodes", o->numa);
-	cJSON_AddNumberToObject(vm, "possible_cpus", o->possible ? o->possible : o->cpus);
-	cJSON_AddNumberToObject(vm, "mem_mb", o->mem);
-	cJSON_AddStringToObject(vm, "cmdline", cmdline);
-
-	kernel = cJSON_AddObjectToObject(doc, "kernel");
-	cJSON_AddStringToObject(kernel, "variant", g->variant);
-	cJSON_AddStringToObject(kernel, "tree", g->tree);
-	cJSON_AddStringToObject(kernel, "release", g->release);
-	cJSON_AddStringToObject(kernel, "build_hash", g->hash);
-	alloc = read_file(g->alloc_config, NULL);
-	cJSON_AddItemToObject(kernel, "allocator_config", string_lines(alloc));
-	free(alloc);
-	/* Equal for kernels that differ only in the allocator lines. */
-	cJSON_AddStringToObject(kernel, "common_config_sha256", g->common_sha256);
-	/* All of them, for a report to show how two kernels' configs differ. */
-	alloc = read_file(g->common_config, NULL);
-	cJSON_AddItemToObject(kernel, "common_config_lines", string_lines(alloc));
-	free(alloc);
-	cJSON_AddItemToObject(kernel, "lacks", string_lines(g->lacks));
-
-	cJSON_AddItemToObject(doc, "workload", cJSON_Duplicate(w->json, 1));
-	tests = cJSON_AddArrayToObject(doc, "tests");
-	for (int i = 0; i < w->nr_tests; i++) {
-		cJSON *t = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(t, "test", w->tests[i].test);
-		cJSON_AddStringToObject(t, "spec", w->tests[i].spec);
-		cJSON_AddItemToArray(tests, t);
-	}
-	cJSON_AddObjectToObject(doc, "guest");
-	cJSON_AddArrayToObject(doc, "boots");
-	return doc;
-}
-
-/* The preemption model a .config chose: what a reviewer asks about first. */
-static const char *preempt_model(const char *config)
-{
-	static const struct {
-		const char *line, *model;
-	} models[] = {
-		{ "CONFIG_PREEMPT_RT=y", "PREEMPT_RT" },
-		{ "CONFIG_PREEMPT=y", "PREEMPT" },
-		{ "CONFIG_PREEMPT_VOLUNTARY=y", "PREEMPT_VOLUNTARY" },
-		{ "CONFIG_PREEMPT_NONE=y", "PREEMPT_NONE" },
-	};
-
-	for (size_t i = 0; config && i < ARRAY_SIZE(models); i++) {
-		const char *p = strstr(config, models[i].line);
-		size_t n = strlen(models[i].line);
-
-		/* Whole lines only: CONFIG_PREEMPT=y is in CONFIG_PREEMPT_RT=y's neighbourhood. */
-		if (p && (p == config || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
-			return models[i].model;
-	}
-	return "?";
-}
-
-/*
- * The value @config gives CONFIG_@name: its text after '=', or "n" when
- * the line says it is not set or there is none.
- */
-static char *config_value(const char *config, const char *name)
-{
-	char *key = xasprintf("\nCONFIG_%s=", name);
-	const char *p = config ? strstr(config, key) : NULL;
-	char *v;
-
-	if (p) {
-		p += strlen(key);
-		v = xasprintf("%.*s", (int)strcspn(p, "\n"), p);
-	} else {
-		v = xstrdup("n");
-	}
-	free(key);
-	return v;
-}
-
-/*
- * Where the kernel's config came from, its family and preemption model,
- * and the options that change what an alloc+free costs or what the
- * caches hold: a reader compares these first between a small and a
- * distro kernel.
- */
-static void add_config_base(cJSON *doc, const struct guest *g, const char *build_config)
-{
-	static const char *const slab_options[] = {
-		"MEMCG", "MEMCG_KMEM", "SLAB_FREELIST_RANDOM", "SLAB_FREELIST_HARDENED",
-		"INIT_ON_ALLOC_DEFAULT_ON", "INIT_ON_FREE_DEFAULT_ON", "SHUFFLE_PAGE_ALLOCATOR",
-		"HARDENED_USERCOPY", "SLUB_CPU_PARTIAL", "KFENCE", "NUMA", "NR_CPUS", "HZ",
-	};
-	cJSON *kernel = cJSON_GetObjectItemCaseSensitive(doc, "kernel"), *opts;
-
-	cJSON_AddStringToObject(kernel, "config_base", g->config_base);
-	cJSON_AddStringToObject(kernel, "config_family", g->config_family);
-	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
-	opts = cJSON_AddObjectToObject(kernel, "slab_options");
-	for (size_t i = 0; i < ARRAY_SIZE(slab_options); i++) {
-		char *v = config_value(build_config, slab_options[i]);
-
-		cJSON_AddStringToObject(opts, slab_options[i], v);
-		free(v);
-	}
-}
-
 /* x.json -> x<suffix> ("x.partial.json", "x.console.log"). */
 static char *sibling(const char *path, const char *suffix)
 {
@@ -332,15 +85,15 @@ static char *sibling(const char *path, const char *suffix)
 
 /* DIR/VARIANT-WORKLOAD-cpusN[-numaM]-TIME.json: each point of a sweep apart. */
 static char *default_output(const char *dir, const char *variant, const struct workload *w,
-			    const struct vm_opts *vm)
+			    long cpus, long nodes)
 {
 	char stamp[32], numa[32] = "";
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	if (vm->numa > 1)
-		snprintf(numa, sizeof(numa), "-numa%ld", vm->numa);
-	return xasprintf("%s/%s-%s-cpus%ld%s-%s.json", dir, variant, w->name, vm->cpus, numa,
+	if (nodes > 1)
+		snprintf(numa, sizeof(numa), "-numa%ld", nodes);
+	return xasprintf("%s/%s-%s-cpus%ld%s-%s.json", dir, variant, w->name, cpus, numa,
 			 stamp);
 }
 
@@ -377,19 +130,13 @@ int runner_guest_open(struct runner_guest *rg, const char *variant, const struct
 	return 0;
 }
 
-int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf)
+int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf, long cpus,
+		       double timeout_s)
 {
 	if (guest_stage(&rg->g, plan, perf, &rg->stage))
 		return -1;
-	rg->stage.vm.accel = rg->vm->accel;
-	rg->stage.vm.cost_geometry = rg->vm->cost_geometry;
-	rg->stage.vm.cpu_model = rg->vm->cpu_model;
-	rg->stage.vm.cpus = rg->vm->cpus;
-	rg->stage.vm.numa_nodes = rg->vm->numa;
-	rg->stage.vm.possible_cpus = rg->vm->possible;
-	rg->stage.vm.mem_mb = vm_mem_mb(rg->vm, rg->vm->cpus);
+	vm_config_set(&rg->stage.vm, rg->vm, cpus, timeout_s);
 	rg->stage.vm.cmdline = rg->cmdline;
-	rg->stage.vm.timeout_s = rg->vm->timeout;
 	return 0;
 }
 
@@ -471,7 +218,7 @@ static void cost_boot(const struct variant_run *v, cJSON *vm, cJSON *boot,
 			cJSON_AddNumberToObject(m, "format", cf.version);
 			cJSON_AddStringToObject(m, "geometry", cf.geometry);
 			cJSON_AddStringToObject(m, "requested", v->rg.vm->cost_geometry ?
-							    v->rg.vm->cost_geometry : "");
+								    v->rg.vm->cost_geometry : "");
 		}
 		if (copy_file(r->cost_path, keep) == 0)
 			cJSON_AddStringToObject(boot, "cost_file", keep);
@@ -502,7 +249,7 @@ struct boot_task {
  */
 struct point_run {
 	const struct runner_opts *o;
-	struct vm_opts vm;	/* this CPU count's; the guests keep a pointer to it */
+	long cpus;
 	struct variant_run *runs;
 	int nr;
 	struct boot_task *tasks;
@@ -552,7 +299,7 @@ static bool boot_start(void *ctx, int task, int slot)
 		/* The progress line is one guest's: with several, the run's line says it. */
 		t->vm.expected_results = 0;
 		progress("%d guests at once: boot %d of %s (%ld vCPUs) starting", (int)p->o->jobs,
-			 t->index, v->rg.g.variant, v->rg.vm->cpus);
+			 t->index, v->rg.g.variant, p->cpus);
 	}
 	boot = t->boot = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(v->doc, "boots"), boot);
@@ -601,6 +348,8 @@ static void boot_finish(void *ctx, int task, int slot)
 
 	(void)slot;
 	if (t->booted) {
+		/* vm_boot() said why: QEMU's words, or what it lacked to start. */
+		cJSON_AddStringToObject(boot, "error", vm_status_name(VM_START_FAILED));
 		v->failed = true;
 		goto out;
 	}
@@ -639,7 +388,7 @@ static void boot_finish(void *ctx, int task, int slot)
 		free(why);
 		why = cause;
 	}
-	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.vm->cpus,
+	what = xasprintf("%s guest (%ld vCPUs), boot %d", v->rg.g.variant, v->rg.stage.vm.cpus,
 			 t->index);
 	ret = runner_verdict(what, r, why);
 	if (ret) {
@@ -654,9 +403,10 @@ out:
 	free(t->host_cpus);
 }
 
-/* Builds (if needed) and stages @variant for @vm; v->doc stays NULL on failure. */
+/* Builds (if needed) and stages @variant at @cpus vCPUs; v->doc stays NULL on failure. */
 static void variant_open(struct variant_run *v, const char *variant, const struct vm_opts *vm,
-			 const struct workload *w, const bool *profiled, bool slub_sysfs, long jobs)
+			 long cpus, const struct workload *w, const bool *profiled,
+			 bool slub_sysfs, long jobs)
 {
 	char *config_path;
 
@@ -669,9 +419,8 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 		fprintf(stderr, "slabbench: %s: %.*s\n", variant, (int)strcspn(l, "\n"), l);
 	v->plan = runner_plan(w, profiled, strcmp(v->rg.g.tree, "debian") != 0, slub_sysfs);
 	v->perf = needs_perf(profiled, w);
-	if (runner_guest_stage(&v->rg, v->plan, v->perf))
+	if (runner_guest_stage(&v->rg, v->plan, v->perf, cpus, w->timeout_s))
 		return;
-	v->rg.stage.vm.timeout_s = vm_timeout_s(vm, w->timeout_s, vm->cpus);
 	v->rg.stage.vm.expected_results = w->nr_tests;
 	/* The results say so (vm.tcg_thread); remote and parallel then take turns. */
 	v->rg.stage.vm.single_thread = uses_kprobes(w);
@@ -681,8 +430,7 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->alloc_config = read_file(v->rg.g.alloc_config, NULL);
 	if (!v->alloc_config)
 		v->alloc_config = xstrdup("");
-	v->doc = new_document(vm, &v->rg.g, w, v->rg.cmdline);
-	add_config_base(v->doc, &v->rg.g, v->build_config);
+	v->doc = rundoc_new(&v->rg.stage.vm, &v->rg.g, w, v->build_config);
 }
 
 /*
@@ -811,10 +559,8 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 		       char **variants, int nr, const struct workload *w, const bool *profiled,
 		       bool one_file)
 {
-	*p = (struct point_run){ .o = o, .vm = o->vm, .runs = xcalloc(nr, sizeof(*p->runs)),
+	*p = (struct point_run){ .o = o, .cpus = cpus, .runs = xcalloc(nr, sizeof(*p->runs)),
 				 .nr = nr };
-	p->vm.cpus = cpus;
-	p->vm.mem = vm_mem_mb(&o->vm, cpus);
 	for (int i = 0; i < nr; i++) {
 		struct variant_run *v = &p->runs[i];
 		int same = 0;
@@ -825,9 +571,10 @@ static void point_open(struct point_run *p, const struct runner_opts *o, long cp
 			same += !strcmp(variants[j], variants[i]);
 		name = same ? xasprintf("%s-%d", variants[i], same + 1) : xstrdup(variants[i]);
 		v->out = one_file ? xstrdup(o->output) :
-			 default_output(o->output ? o->output : "results", name, w, &p->vm);
+			 default_output(o->output ? o->output : "results", name, w, cpus,
+					o->vm.numa);
 		v->name = name;
-		variant_open(v, variants[i], &p->vm, w, profiled, o->slub_sysfs, o->jobs);
+		variant_open(v, variants[i], &o->vm, cpus, w, profiled, o->slub_sysfs, o->jobs);
 		if (v->doc) {
 			cJSON *d = cJSON_GetObjectItemCaseSensitive(v->doc, "vm");
 
@@ -877,7 +624,7 @@ static int run_point(const struct runner_opts *o, long cpus, char **variants, in
  */
 static char *task_key(const struct variant_run *v, const struct vm_config *c)
 {
-	return xasprintf("%s %s %s %s %s %d %d %d %d %s %s %s\n%s", c->kernel, v->rg.g.module,
+	return xasprintf("%s %s %s %s %s %ld %ld %ld %ld %s %s %s\n%s", c->kernel, v->rg.g.module,
 			 v->rg.g.initramfs, v->perf ? "perf" : "-", c->accel, c->cpus,
 			 c->possible_cpus, c->numa_nodes, c->mem_mb, c->cmdline ? c->cmdline : "",
 			 c->cost_geometry ? c->cost_geometry : "", c->cpu_model ? c->cpu_model : "-",
@@ -890,8 +637,8 @@ static char *task_dir(const struct runner_opts *o, const struct boot_task *t)
 	char numa[32] = "";
 
 	if (t->vm.numa_nodes > 1)
-		snprintf(numa, sizeof(numa), "-numa%d", t->vm.numa_nodes);
-	return xasprintf("%s/slurm/%s-cpus%d%s-boot%d", o->output ? o->output : "results",
+		snprintf(numa, sizeof(numa), "-numa%ld", t->vm.numa_nodes);
+	return xasprintf("%s/slurm/%s-cpus%ld%s-boot%d", o->output ? o->output : "results",
 			 t->v->name, t->vm.cpus, numa, t->index);
 }
 
@@ -928,7 +675,7 @@ static int run_slurm(const struct runner_opts *o, char **variants, int nr,
 			bt->vm.dir = dirs[at];
 			key = task_key(bt->v, &bt->vm);
 			if (mkdir_p(dirs[at]) || (!slurm_task_done(dirs[at], key) &&
-						 slurm_task_save(dirs[at], &bt->vm, key))) {
+						 slurm_task_save(dirs[at], &bt->vm, &o->vm, w->timeout_s, key))) {
 				bt->v->failed = true;
 			} else if (!slurm_task_done(dirs[at], key)) {
 				/* A stale outcome must not stand for this submission's boot. */
@@ -955,7 +702,7 @@ static int run_slurm(const struct runner_opts *o, char **variants, int nr,
 			if (bt->booted) {
 				char *log = xasprintf("%s/%d.log", jobdir, index[at]);
 
-				error("%s guest (%d vCPUs), boot %d: Slurm task %d left no outcome "
+				error("%s guest (%ld vCPUs), boot %d: Slurm task %d left no outcome "
 				      "(its log: %s; the guest's console: %s/console.log)",
 				      bt->v->rg.g.variant, bt->vm.cpus, bt->index, index[at], log,
 				      dirs[at]);

@@ -15,55 +15,6 @@
 
 struct plan;
 struct workload;
-#define RUNNER_STR_(x) #x
-#define RUNNER_STR(x) RUNNER_STR_(x)
-
-/*
- * The guest-machine options every booting command takes, with one set of
- * bounds; each command sets its own defaults in @v before parsing (numa
- * 1; mem and timeout 0 for the rules in vm.h). @sweep is how many CPU
- * counts --cpus takes: run sweeps them, the others boot one.
- */
-#define OPT_VM(v, sweep)							\
-	OPT_CHOICE("accel", &(v)->accel, "ACCEL", vm_accels,			\
-		   "auto tries KVM and falls back to TCG"),			\
-	{ .type = OPT_T_LONGS, .name = "cpus", .value = &(v)->cpus_list,	\
-	  .argh = (sweep) > 1 ? "LIST" : "N", .min = 1, .max = VM_CPUS_MAX,	\
-	  .max_count = (sweep),							\
-	  .help = (sweep) > 1 ? "guest CPUs; a list (1,8,32) runs each\n"	\
-				"allocator at each count" : "guest CPUs",	\
-	  .deftext = "2; 1 with icount" },					\
-	OPT_INTEGER("numa", &(v)->numa, "N", 1, VM_NUMA_MAX, NULL,		\
-		    "guest NUMA nodes, each with an even share\n"		\
-		    "of the CPUs and the memory"),				\
-	{ .type = OPT_T_LONG, .name = "possible-cpus", .value = &(v)->possible,	\
-	  .argh = "N", .min = 1, .max = VM_CPUS_MAX,				\
-	  .help = "possible CPUs: --cpus come up, the rest\n"		\
-		  "are hot-pluggable, as on most hosts\n"			\
-		  "(per-CPU memory is sized by them)",				\
-	  .deftext = "as many as --cpus" },					\
-	{ .type = OPT_T_LONG, .name = "mem", .value = &(v)->mem, .argh = "MB",	\
-	  .min = 128, .max = 65536, .unit = "MB", .help = "guest memory",	\
-	  .deftext = RUNNER_STR(VM_MB_DEFAULT) ", or "				\
-		     RUNNER_STR(VM_MB_PER_CPU) " per vCPU if more" },		\
-	OPT_STRING_NO("cmdline", &(v)->cmdline, "ARGS", "\n\"",		\
-		      "no newlines or quotes",					\
-		      "extra kernel parameters, e.g. slub_debug=FZPU"),		\
-	{ .type = OPT_T_LONG, .name = "timeout", .value = &(v)->timeout,	\
-	  .argh = "S", .min = 1, .max = 86400, .unit = "s",			\
-	  .help = "hard limit per boot; the default times N/"			\
-		  RUNNER_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
-		  RUNNER_STR(VM_CPUS_PER_TIMEOUT),				\
-	  .deftext = "the workload's, or 600" },				\
-	OPT_STRING(0, "cpu-model", &(v)->cpu_model, "M",			\
-		   "QEMU's -cpu M (e.g. Skylake-Server-v4,\n"			\
-		   "EPYC-Milan; default max, host under KVM):\n"		\
-		   "it sizes task_struct (the XSAVE area)"),			\
-	OPT_STRING(0, "caches", &(v)->cost_geometry, "LIST",		\
-		   "--accel=cost: the simulated caches, e.g.\n"			\
-		   "l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"			\
-		   "(SIZE/WAYS/LINE; Zen 4's for those not given;\n"		\
-		   "docs/cost-model.md)")
 
 /*
  * Boots per allocator unless --boots says otherwise: compare tests across
@@ -147,8 +98,13 @@ struct runner_guest {
 
 /* Builds @variant if needed (progress on a terminal). */
 int runner_guest_open(struct runner_guest *rg, const char *variant, const struct vm_opts *vm);
-/* Stages @plan (with perf: the host's perf too) for the options given to open. */
-int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf);
+/*
+ * Stages @plan (with perf: the host's perf too) for the options given to
+ * open, at @cpus vCPUs; @timeout_s is the limit when --timeout is not
+ * given, before scaling by the CPUs (vm_config_set()).
+ */
+int runner_guest_stage(struct runner_guest *rg, const struct plan *plan, bool perf, long cpus,
+		       double timeout_s);
 void runner_guest_close(struct runner_guest *rg);
 /*
  * Whether a boot went well: 0, or -1 after one message naming @what and

@@ -3,10 +3,11 @@
  * The results schema: where each figure of a results document lives,
  * read through typed accessors. compare, report, the mail, plot, noise
  * and bench read results only through these. The builders of a document
- * spell the keys they write, each in one place: runner.c (host, kernel,
- * vm), results.c (boots, their snapshots and tests), procfs.c (meminfo,
- * slabinfo), census.c (a census and its checks), cost.c and macro.c
- * (their tests' metrics).
+ * spell the keys they write, each in one place: rundoc.c (host, machine,
+ * kernel, workload, tests), runner.c (what a boot adds: the accelerator
+ * as it ran, the cost model, boots), results.c (a boot's snapshots and
+ * its tests' metrics), procfs.c (meminfo, slabinfo), census.c (a census
+ * and its checks), cost.c and macro.c (their tests' metrics).
  */
 #ifndef SLABBENCH_SCHEMA_H
 #define SLABBENCH_SCHEMA_H

@@ -2,6 +2,7 @@
 /* Slurm job arrays of boots (see slurm.h). */
 #define _GNU_SOURCE
 #include "slurm.h"
+#include "options.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -62,7 +63,22 @@ static double num(const cJSON *o, const char *name)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
-int slurm_task_save(const char *dir, const struct vm_config *c, const char *key)
+/*
+ * The guest's options in the table's form, its one point of --cpus
+ * written as the task's, so that the task derives the machine the submit
+ * host derived (vm_config_set()).
+ */
+static cJSON *task_options(const struct vm_opts *v, long cpus)
+{
+	struct vm_opts one = *v;
+	struct opt opts[] = { OPT_VM(&one, 1), OPT_END() };
+
+	one.cpus_list = (struct opt_longs){ .n = 1, .v = { cpus } };
+	return options_to_json(opts);
+}
+
+int slurm_task_save(const char *dir, const struct vm_config *c, const struct vm_opts *v,
+		    double timeout_s, const char *key)
 {
 	cJSON *o = cJSON_CreateObject();
 	int ret;
@@ -71,26 +87,50 @@ int slurm_task_save(const char *dir, const struct vm_config *c, const char *key)
 	add_str(o, "label", c->label);
 	add_str(o, "kernel", c->kernel);
 	add_str(o, "initrd", c->initrd);
-	add_str(o, "accel", c->accel);
-	add_str(o, "cost_geometry", c->cost_geometry);
-	add_str(o, "cpu_model", c->cpu_model);
 	add_str(o, "cmdline", c->cmdline);
-	cJSON_AddNumberToObject(o, "cpus", c->cpus);
-	cJSON_AddNumberToObject(o, "possible_cpus", c->possible_cpus);
-	cJSON_AddNumberToObject(o, "numa_nodes", c->numa_nodes);
-	cJSON_AddNumberToObject(o, "mem_mb", c->mem_mb);
-	cJSON_AddNumberToObject(o, "timeout_s", c->timeout_s);
+	cJSON_AddNumberToObject(o, "timeout_s", timeout_s);
 	cJSON_AddBoolToObject(o, "single_thread", c->single_thread);
+	cJSON_AddItemToObject(o, "options", task_options(v, c->cpus));
 	ret = save_json(dir, TASK_FILE, o);
 	cJSON_Delete(o);
 	return ret;
 }
 
+cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v)
+{
+	char *where = xasprintf("%s/%s", dir, TASK_FILE);
+	cJSON *t = load_json(dir, TASK_FILE);
+	struct opt opts[] = { OPT_VM(v, 1), OPT_END() };
+
+	*v = (struct vm_opts){ .numa = 1 };
+	*c = (struct vm_config){ 0 };
+	if (!t) {
+		error("%s: missing or malformed", where);
+	} else if (!options_from_json(where, opts, cJSON_GetObjectItemCaseSensitive(t, "options"))) {
+		if (v->accel && v->cpus_list.n == 1)
+			vm_config_set(c, v, v->cpus_list.v[0], num(t, "timeout_s"));
+		c->label = str(t, "label");
+		c->kernel = str(t, "kernel");
+		c->initrd = str(t, "initrd");
+		c->cmdline = str(t, "cmdline");
+		c->dir = dir;
+		c->single_thread = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "single_thread"));
+		if (c->label && c->kernel && c->initrd && c->accel && c->timeout_s > 0) {
+			free(where);
+			return t;
+		}
+		error("%s: incomplete", where);
+	}
+	free(where);
+	cJSON_Delete(t);
+	return NULL;
+}
+
 bool slurm_task_done(const char *dir, const char *key)
 {
 	cJSON *task = load_json(dir, TASK_FILE), *out = load_json(dir, OUTCOME_FILE);
-	bool done = task && out && str(task, "key") && !strcmp(str(task, "key"), key) &&
-		    num(out, "status") == VM_OK;
+	const char *saved = str(task, "key");
+	bool done = saved && out && !strcmp(saved, key) && num(out, "status") == VM_OK;
 
 	cJSON_Delete(task);
 	cJSON_Delete(out);
@@ -121,6 +161,7 @@ int slurm_task_run(const char *list)
 	char *text, *dir = NULL, *line, *save = NULL;
 	cJSON *t = NULL;
 	struct vm_config c;
+	struct vm_opts v;
 	struct vm_outcome r;
 	long index = -1;
 	int ret = -1;
@@ -139,24 +180,9 @@ int slurm_task_run(const char *list)
 		goto out;
 	}
 	dir = xstrdup(line);
-	t = load_json(dir, TASK_FILE);
-	if (!t) {
-		error("%s/%s: missing or malformed", dir, TASK_FILE);
+	t = slurm_task_load(dir, &c, &v);
+	if (!t)
 		goto out;
-	}
-	c = (struct vm_config){
-		.label = str(t, "label"), .kernel = str(t, "kernel"), .initrd = str(t, "initrd"),
-		.dir = dir, .accel = str(t, "accel"), .cost_geometry = str(t, "cost_geometry"),
-		.cpu_model = str(t, "cpu_model"), .cmdline = str(t, "cmdline"),
-		.cpus = (int)num(t, "cpus"), .possible_cpus = (int)num(t, "possible_cpus"),
-		.numa_nodes = (int)num(t, "numa_nodes"), .mem_mb = (int)num(t, "mem_mb"),
-		.timeout_s = num(t, "timeout_s"),
-		.single_thread = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "single_thread")),
-	};
-	if (!c.label || !c.kernel || !c.initrd || !c.accel || c.cpus < 1 || c.mem_mb < 1) {
-		error("%s/%s: incomplete", dir, TASK_FILE);
-		goto out;
-	}
 	if (vm_boot(&c, &r))
 		goto out;
 	ret = save_outcome(dir, &r) || r.status != VM_OK ? -1 : 0;

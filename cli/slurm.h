@@ -15,17 +15,28 @@
 
 #include <stdbool.h>
 
+struct cJSON;
+
 struct slurm_opts {
 	const char *partition, *account, *time_limit;
 	const char *sbatch_args;	/* more sbatch options, split on blanks */
 };
 
 /*
- * Writes @dir/task.json: the guest machine @c (its dir is @dir) and @key,
- * what a boot's result depends on, so that a resubmission reuses only
- * outcomes of the same guest.
+ * Writes @dir/task.json: the guest of @c (its files, command line and
+ * threads), the options @v it was derived from at its CPU count with the
+ * workload's time limit @timeout_s, and @key, what a boot's result
+ * depends on, so that a resubmission reuses only outcomes of the same
+ * guest.
  */
-int slurm_task_save(const char *dir, const struct vm_config *c, const char *key);
+int slurm_task_save(const char *dir, const struct vm_config *c, const struct vm_opts *v,
+		    double timeout_s, const char *key);
+/*
+ * The guest machine of @dir/task.json into @c and @v, derived from the
+ * options as the submit host derived it; the returned document holds
+ * their strings (free with cJSON_Delete). NULL after a message.
+ */
+struct cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v);
 /* Whether @dir holds the outcome of a task with @key whose guest ran the whole plan. */
 bool slurm_task_done(const char *dir, const char *key);
 /*

@@ -84,6 +84,15 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
 char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *s;

@@ -7,7 +7,9 @@
  */
 #define _GNU_SOURCE
 #include "vm.h"
+#include "cachesim.h"
 #include "frames.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -72,22 +74,10 @@ static void signals_release(void)
 
 const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
 
-/* "SIZE[KMG]/WAYS/LINE", each a positive decimal; the plugin checks the rest. */
-static bool cache_level(const char *s)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s) || !strtoul(s, &end, 10))
-		return false;
-	if (*end == 'K' || *end == 'M' || *end == 'G')
-		end++;
-	for (int i = 0; i < 2; i++) {
-		if (*end != '/' || !isdigit((unsigned char)end[1]) || !strtoul(end + 1, &end, 10))
-			return false;
-	}
-	return !*end;
-}
-
+/*
+ * The plugin's own parser (tcg/cachesim.c) checks each level, so that a
+ * geometry the plugin would refuse is refused before any boot.
+ */
 int vm_cost_geometry_check(const char *opt, const char *geometry)
 {
 	static const char *const keys[] = { "l1d=", "l2=", "llc=" };
@@ -95,17 +85,22 @@ int vm_cost_geometry_check(const char *opt, const char *geometry)
 
 	do {
 		size_t len = strcspn(p, ",");
+		const char *why = "not l1d=, l2= or llc=SIZE/WAYS/LINE (SIZE in bytes, or with "
+				  "K, M or G), nor sim=window|always";
+		struct cache_geom g;
 		char item[64];
 		bool known;
 
 		snprintf(item, sizeof(item), "%.*s", (int)(len < 63 ? len : 63), p);
 		known = !strcmp(item, "sim=window") || !strcmp(item, "sim=always");
-		for (size_t k = 0; !known && k < sizeof(keys) / sizeof(keys[0]); k++)
-			known = !strncmp(item, keys[k], strlen(keys[k])) &&
-				cache_level(item + strlen(keys[k]));
+		for (size_t k = 0; !known && k < sizeof(keys) / sizeof(keys[0]); k++) {
+			if (strncmp(item, keys[k], strlen(keys[k])))
+				continue;
+			known = !cache_geom_parse(item + strlen(keys[k]), &g, &why);
+			break;
+		}
 		if (!known || len > 63)
-			return error("%s: '%s' is not l1d=, l2= or llc=SIZE/WAYS/LINE (SIZE in bytes, "
-				     "or with K, M or G), nor sim=window|always", opt, item);
+			return error("%s: '%s': %s", opt, item, why);
 		p += len;
 	} while (*p && *++p);
 	if (p > geometry && p[-1] == ',')
@@ -125,8 +120,14 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 				     "comes up); drop --cpus or use --cpus=1", v->accel);
 	if (v->cost_geometry && strcmp(v->accel, "cost"))
 		return error("%s: --caches needs --accel=cost", cmd);
-	if (v->cost_geometry && vm_cost_geometry_check("--caches", v->cost_geometry))
-		return -1;
+	if (v->cost_geometry) {
+		char *opt = xasprintf("%s: --caches", cmd);
+		int bad = vm_cost_geometry_check(opt, v->cost_geometry);
+
+		free(opt);
+		if (bad)
+			return -1;
+	}
 	/* The cost model's fixed seed feeds the guest through max's RDRAND. */
 	if (v->cpu_model && !strcmp(v->accel, "cost"))
 		return error("%s: --cpu-model: --accel=cost runs -cpu max only", cmd);
@@ -150,22 +151,27 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 			return error("%s: --numa=%ld: %ld CPUs do not split evenly over %ld nodes "
 				     "(give --cpus multiples of %ld)", cmd, v->numa, l->v[i], v->numa,
 				     v->numa);
-	v->cpus = l->v[0];
 	return 0;
 }
 
-long vm_mem_mb(const struct vm_opts *v, long cpus)
+void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, double timeout_s)
 {
+	c->accel = v->accel;
+	c->cost_geometry = v->cost_geometry;
+	c->cpu_model = v->cpu_model;
+	c->cpus = cpus;
+	c->numa_nodes = v->numa;
+	c->possible_cpus = v->possible ? v->possible : cpus;
 	if (v->mem)
-		return v->mem;
-	return cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU : VM_MB_DEFAULT;
-}
-
-double vm_timeout_s(const struct vm_opts *v, double base, long cpus)
-{
+		c->mem_mb = v->mem;
+	else
+		c->mem_mb = cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU :
+								  VM_MB_DEFAULT;
 	if (v->timeout)
-		return v->timeout;
-	return cpus > VM_CPUS_PER_TIMEOUT ? base * cpus / VM_CPUS_PER_TIMEOUT : base;
+		c->timeout_s = v->timeout;
+	else
+		c->timeout_s = cpus > VM_CPUS_PER_TIMEOUT ? timeout_s * cpus / VM_CPUS_PER_TIMEOUT :
+							    timeout_s;
 }
 
 const char *vm_status_name(enum vm_status s)
@@ -341,20 +347,20 @@ static bool tcg_single_thread(const struct vm_config *c)
  */
 static int numa_args(char **argv, int n, const struct vm_config *c)
 {
-	int per;
+	long per;
 
 	if (c->numa_nodes < 2)
 		return n;
 	per = c->cpus / c->numa_nodes;
-	for (int i = 0; i < c->numa_nodes; i++) {
-		int mb = c->mem_mb / c->numa_nodes + (i < c->mem_mb % c->numa_nodes);
+	for (long i = 0; i < c->numa_nodes; i++) {
+		long mb = c->mem_mb / c->numa_nodes + (i < c->mem_mb % c->numa_nodes);
 
 		argv[n++] = xstrdup("-object");
-		argv[n++] = xasprintf("memory-backend-ram,id=m%d,size=%dM", i, mb);
+		argv[n++] = xasprintf("memory-backend-ram,id=m%ld,size=%ldM", i, mb);
 		argv[n++] = xstrdup("-numa");
-		argv[n++] = per > 1 ? xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", i, i * per,
-						(i + 1) * per - 1, i) :
-				      xasprintf("node,nodeid=%d,cpus=%d,memdev=m%d", i, i, i);
+		argv[n++] = per > 1 ? xasprintf("node,nodeid=%ld,cpus=%ld-%ld,memdev=m%ld", i,
+						i * per, (i + 1) * per - 1, i) :
+				      xasprintf("node,nodeid=%ld,cpus=%ld,memdev=m%ld", i, i, i);
 	}
 	return n;
 }
@@ -431,15 +437,15 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 	 * sit on different nodes.
 	 */
 	if (c->numa_nodes > 1)
-		argv[n++] = xasprintf("%d,sockets=%d,cores=%d,threads=1", c->cpus,
+		argv[n++] = xasprintf("%ld,sockets=%ld,cores=%ld,threads=1", c->cpus,
 				      c->numa_nodes, c->cpus / c->numa_nodes);
 	else if (c->possible_cpus > c->cpus)
 		/* The rest are listed in ACPI's MADT as disabled: possible, as on hosts. */
-		argv[n++] = xasprintf("%d,maxcpus=%d", c->cpus, c->possible_cpus);
+		argv[n++] = xasprintf("%ld,maxcpus=%ld", c->cpus, c->possible_cpus);
 	else
-		argv[n++] = xasprintf("%d", c->cpus);
+		argv[n++] = xasprintf("%ld", c->cpus);
 	argv[n++] = xstrdup("-m");
-	argv[n++] = xasprintf("%d", c->mem_mb);
+	argv[n++] = xasprintf("%ld", c->mem_mb);
 	n = numa_args(argv, n, c);
 	argv[n++] = xstrdup("-kernel");
 	argv[n++] = xstrdup(c->kernel);
@@ -596,7 +602,12 @@ static enum vm_status run_boot(struct boot *b)
 			free(chan);
 		}
 		if (w == pid) {
-			if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127 && !b->ready)
+			/*
+			 * QEMU refuses its options, a plugin or a file with a
+			 * message and exit status 1 before the guest runs; a
+			 * guest that ends (poweroff, panic, triple fault) exits 0.
+			 */
+			if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) && !b->ready)
 				st = VM_START_FAILED;
 			else
 				st = b->done ? VM_OK : VM_NO_DONE;
@@ -623,11 +634,37 @@ out:
 	return st;
 }
 
+/*
+ * What QEMU said when it would not start: the last lines of its log,
+ * one line joined by "; ", for a message that carries QEMU's own words.
+ */
+#define QEMU_WORDS_LINES 4
+static char *qemu_words(const char *log_path)
+{
+	char *log = read_file(log_path, NULL), *save = NULL, *line;
+	const char *last[QEMU_WORDS_LINES];
+	struct strbuf b = { 0 };
+	int n = 0;
+
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (n == QEMU_WORDS_LINES)
+			memmove(last, last + 1, sizeof(last) - sizeof(*last));
+		last[n < QEMU_WORDS_LINES ? n++ : n - 1] = line;
+	}
+	for (int i = 0; i < n; i++)
+		sb_addf(&b, "%s%s", i ? "; " : "", last[i]);
+	if (!n)
+		sb_addf(&b, "%s", log ? "it said nothing" : "no log");
+	free(log);
+	return b.s;
+}
+
 int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 {
 	struct boot b = { .c = c };
 	const char *accel = c->accel;
-	bool probing = false;
+	bool probing = false, failed;
 	int verdict;
 
 	memset(o, 0, sizeof(*o));
@@ -701,16 +738,18 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		o->console_problem = log ? console_problem(log) : NULL;
 		free(log);
 	}
-	if (o->status == VM_START_FAILED) {
-		char *qlog = read_file(b.qemu_log_path, NULL);
+	failed = o->status == VM_START_FAILED;
+	if (failed) {
+		char *words = qemu_words(b.qemu_log_path);
 
-		error("%s guest: %s: %s", c->label, qemu_binary(),
-		      qlog && *qlog ? qlog : "could not start");
-		free(qlog);
+		error("%s guest: %s failed to start (%s): %s", c->label, qemu_binary(),
+		      b.qemu_log_path, words);
+		free(words);
+		vm_outcome_free(o);
 	}
 	free(b.channel_path);
 	free(b.qemu_log_path);
-	return 0;
+	return failed ? -1 : 0;
 }
 
 void vm_outcome_free(struct vm_outcome *o)

@@ -12,7 +12,6 @@
 struct vm_opts {
 	const char *accel;
 	struct opt_longs cpus_list;	/* --cpus: one value, or run's sweep; empty: default */
-	long cpus;		/* this boot's; vm_opts_resolve() sets the first of the list */
 	long numa;		/* nodes; each gets an even share of CPUs and memory */
 	long possible;		/* --possible-cpus: possible CPUs; 0: as many as online */
 	long mem;		/* MB; 0: vm_mem_mb()'s rule */
@@ -53,6 +52,53 @@ struct vm_opts {
 /* vCPUs a guest may have: the guest kernels' CONFIG_NR_CPUS. */
 #define VM_CPUS_MAX 64
 
+/*
+ * The guest-machine options every booting command takes, with one set of
+ * bounds; each command sets its own defaults in @v before parsing (numa
+ * 1; mem and timeout 0 for the rules of vm_config_set()). @sweep is how many CPU
+ * counts --cpus takes: run sweeps them, the others boot one.
+ */
+#define OPT_VM(v, sweep)							\
+	OPT_CHOICE("accel", &(v)->accel, "ACCEL", vm_accels,			\
+		   "auto tries KVM and falls back to TCG"),			\
+	{ .type = OPT_T_LONGS, .name = "cpus", .value = &(v)->cpus_list,	\
+	  .argh = (sweep) > 1 ? "LIST" : "N", .min = 1, .max = VM_CPUS_MAX,	\
+	  .max_count = (sweep),							\
+	  .help = (sweep) > 1 ? "guest CPUs; a list (1,8,32) runs each\n"	\
+				"allocator at each count" : "guest CPUs",	\
+	  .deftext = "2; 1 with icount" },					\
+	OPT_INTEGER("numa", &(v)->numa, "N", 1, VM_NUMA_MAX, NULL,		\
+		    "guest NUMA nodes, each with an even share\n"		\
+		    "of the CPUs and the memory"),				\
+	{ .type = OPT_T_LONG, .name = "possible-cpus", .value = &(v)->possible,	\
+	  .argh = "N", .min = 1, .max = VM_CPUS_MAX,				\
+	  .help = "possible CPUs: --cpus come up, the rest\n"		\
+		  "are hot-pluggable, as on most hosts\n"			\
+		  "(per-CPU memory is sized by them)",				\
+	  .deftext = "as many as --cpus" },					\
+	{ .type = OPT_T_LONG, .name = "mem", .value = &(v)->mem, .argh = "MB",	\
+	  .min = 128, .max = 65536, .unit = "MB", .help = "guest memory",	\
+	  .deftext = OPT_STR(VM_MB_DEFAULT) ", or "				\
+		     OPT_STR(VM_MB_PER_CPU) " per vCPU if more" },		\
+	OPT_STRING_NO("cmdline", &(v)->cmdline, "ARGS", "\n\"",		\
+		      "no newlines or quotes",					\
+		      "extra kernel parameters, e.g. slub_debug=FZPU"),		\
+	{ .type = OPT_T_LONG, .name = "timeout", .value = &(v)->timeout,	\
+	  .argh = "S", .min = 1, .max = 86400, .unit = "s",			\
+	  .help = "hard limit per boot; the default times N/"			\
+		  OPT_STR(VM_CPUS_PER_TIMEOUT) " for\nN vCPUs over "		\
+		  OPT_STR(VM_CPUS_PER_TIMEOUT),				\
+	  .deftext = "the workload's, or 600" },				\
+	OPT_STRING(0, "cpu-model", &(v)->cpu_model, "M",			\
+		   "QEMU's -cpu M (e.g. Skylake-Server-v4,\n"			\
+		   "EPYC-Milan; default max, host under KVM):\n"		\
+		   "it sizes task_struct (the XSAVE area)"),			\
+	OPT_STRING(0, "caches", &(v)->cost_geometry, "LIST",		\
+		   "--accel=cost: the simulated caches, e.g.\n"			\
+		   "l1d=32K/8/64,l2=1M/8/64,llc=256K/16/64\n"			\
+		   "(SIZE/WAYS/LINE; Zen 4's for those not given;\n"		\
+		   "docs/cost-model.md)")
+
 struct vm_config {
 	const char *label;	/* for progress and messages, e.g. "slab" */
 	const char *kernel;	/* bzImage */
@@ -61,10 +107,10 @@ struct vm_config {
 	const char *accel;	/* auto, kvm, tcg, icount or cost */
 	const char *cost_geometry;	/* cost: "l1d=S/W/L,..." for the plugin, or NULL */
 	const char *cpu_model;	/* QEMU's -cpu; NULL: vm_cpu_model()'s default */
-	int cpus;
-	int numa_nodes;		/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
-	int possible_cpus;	/* above cpus: hot-pluggable CPUs QEMU lists but does not start */
-	int mem_mb;
+	long cpus;
+	long numa_nodes;	/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */
+	long possible_cpus;	/* above cpus: hot-pluggable CPUs QEMU lists but does not start */
+	long mem_mb;
 	const char *cmdline;	/* extra kernel parameters, may be NULL */
 	double timeout_s;
 	int expected_results;	/* for the progress line */
@@ -105,6 +151,11 @@ struct vm_outcome {
 	char *cost_path;
 };
 
+/*
+ * Boots @c and fills @o with how it went. -1 after a message when no
+ * guest ran: QEMU or its accelerator missing, or QEMU refusing to start
+ * (its options, a plugin), in QEMU's own words from qemu.log.
+ */
 int vm_boot(const struct vm_config *c, struct vm_outcome *o);
 void vm_outcome_free(struct vm_outcome *o);
 const char *vm_status_name(enum vm_status s);
@@ -122,15 +173,20 @@ extern const char *const vm_accels[];
 int vm_cost_geometry_check(const char *opt, const char *geometry);
 /*
  * Checks the options @cmd parsed into @v and fills what was not given:
- * the CPU list (2, 1 under icount and cost, where more is refused) and v->cpus,
- * its first value. Every CPU count must split evenly over v->numa nodes.
- * Returns -1 with a one-line message on a refusal.
+ * the CPU list (2, 1 under icount and cost, where more is refused).
+ * Every CPU count must split evenly over v->numa nodes. Returns -1 with
+ * a one-line message on a refusal.
  */
 int vm_opts_resolve(const char *cmd, struct vm_opts *v);
-/* The guest memory in MB for @cpus vCPUs: --mem, else the rule above. */
-long vm_mem_mb(const struct vm_opts *v, long cpus);
-/* The time limit of a boot of @cpus vCPUs: --timeout, else @base scaled as above. */
-double vm_timeout_s(const struct vm_opts *v, double base, long cpus);
+/*
+ * The one place a guest machine comes from the options: @c as @v asks
+ * for it at @cpus vCPUs (a point of --cpus), its memory --mem or the
+ * rule above, its time limit --timeout or @timeout_s (the workload's)
+ * scaled as above. The guest's own parts (label, kernel, initrd, dir,
+ * cmdline) and the run's (expected_results, single_thread, host CPUs)
+ * are left as they are.
+ */
+void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, double timeout_s);
 /*
  * QEMU's -cpu under @accel (kvm, tcg, icount or cost): @requested
  * (--cpu-model) if not NULL, else the default; results record it.

@@ -80,7 +80,7 @@ static long phase_seconds(const char *s)
 		return -1;
 	if (n < 2 || s[n - 1] != 's' || (s[0] == '0' && n > 2))
 		return -2;
-	digits = strndup(s, n - 1);
+	digits = xstrndup(s, n - 1);
 	if (!digits)
 		out_of_memory();
 	bad = parse_long(digits, 0, 86400, &v) || !isdigit((unsigned char)s[0]);
@@ -360,10 +360,12 @@ int workload_check(const struct workload *w, const cJSON *catalogue)
 		/* The first token is test=NAME. */
 		strtok_r(spec, " ", &save);
 		while (!ret && (tok = strtok_r(NULL, " ", &save))) {
-			char *eq = strchr(tok, '='), *where;
+			/* A token without '=' has an empty value, which the check refuses. */
+			char *value = tok + strcspn(tok, "="), *where;
 			const cJSON *p;
 
-			*eq = '\0';
+			if (*value)
+				*value++ = '\0';
 			where = xasprintf("%s: tests[%d].params.%s", w->path, i, tok);
 			p = named(params, tok);
 			if (!p) {
@@ -372,7 +374,7 @@ int workload_check(const struct workload *w, const cJSON *catalogue)
 					    where, w->tests[i].test, list);
 				free(list);
 			} else {
-				ret = check_value(where, p, eq + 1);
+				ret = check_value(where, p, value);
 			}
 			free(where);
 		}

@@ -3,7 +3,8 @@
 #
 # make check: checkpatch.pl from Debian's linux-source-6.1 on kmod/, the
 # shared header and vm/patches/; sparse on the module; shellcheck on every
-# shell script. 0 errors and 0 warnings is the bar.
+# shell script; gcc -fanalyzer on the host's C and the guest agent (make
+# analyze). 0 errors and 0 warnings is the bar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -77,4 +78,20 @@ while IFS= read -r -d '' f; do
 	esac
 done < <(find . \( -name .git -o -name build \) -prune -o -type f -print0)
 shellcheck -x "${scripts[@]}" || status=1
+
+# Of the three static analysers Debian has for C, run over cli/ and
+# vm/agent/ (issue 27): gcc -fanalyzer reported 20 paths, 12 of them real
+# (unchecked strndup, realloc and open_memstream results, a leak on an
+# error path, a bisection state without TEST.METRIC), 8 false (invariants
+# it cannot see; the code now shows them); cppcheck 2.10 reported
+# 62, none a defect (NULL as a variadic sentinel, style); clang-tidy 14's
+# analyser and bugprone checks over 300, mostly Annex K "insecure API"
+# advice and narrowing, with 1 defect among its 4 path reports (which gcc
+# missed and is fixed). gcc finds most for the fewest false alarms, and
+# comes with the compiler.
+if make -s analyze; then
+	echo "gcc -fanalyzer: clean"
+else
+	status=1
+fi
 exit $status

@@ -187,13 +187,18 @@ variant_packages() {
 # A name becomes a directory of the cache and a results file's name: one
 # safe alphabet, checked where the name enters.
 check_user_variants() {
-	local dup bad
+	local dup bad name
 	[ -f "$USER_VARIANTS" ] || return 0
 	bad=$(awk '!/^#/ && NF && $1 !~ /^[A-Za-z0-9][A-Za-z0-9._+-]*$/ { print NR ": " $1; exit }' "$USER_VARIANTS")
 	[ -z "$bad" ] ||
 		die "$USER_VARIANTS:${bad%%:*}: variant name '${bad#*: }' is not letters, digits and . _ + - (starting with a letter or digit)"
 	dup=$(variant_names | sort | uniq -d | head -n 1)
 	[ -z "$dup" ] || die "$USER_VARIANTS: variant '$dup' is defined twice (or takes a built-in name)"
+	# Every line whole, not only the one a run names: a name with a blank
+	# in it splits into more fields, whose second would pass for the tree.
+	while read -r name; do
+		variant_lookup "$name"
+	done < <(awk '!/^#/ && NF { print $1 }' "$USER_VARIANTS")
 }
 
 # Debian's linux-source-VERSION puts its tarball in /usr/src; the tests

@@ -87,5 +87,10 @@ check "--cpus=0 is refused" test $? -eq 2
 check "an unknown command is refused" test $? -eq 2
 "$SB" run --boots=1 --help | grep -q -- '--alloc'
 check "run --help describes --alloc" test $? -eq 0
+# One meaning per name: the A/A noise floor is slabbench noise's; bench's
+# spread of one boot's repeats is --spread.
+"$SB" bench --noise 2>/dev/null
+check "bench has no --noise" test $? -eq 2
+check "bench --help describes --spread" bash -c "'$SB' bench --help | grep -q -- '^ *--spread '"
 check "slab and slub results record the same non-allocator config" \
 	bash -c "test \"\$(jq -r .kernel.common_config_sha256 '$TMP/slab.json')\" = \"\$(jq -r .kernel.common_config_sha256 '$TMP/slub.json')\""

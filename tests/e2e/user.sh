@@ -78,6 +78,12 @@ SLABBENCH_VARIANTS=$TMP/unsafe "$SB" kernel list >/dev/null 2>"$TMP/unsafe.err"
 check "refused: a variant name outside the safe alphabet, by file and line" \
 	grep -q "unsafe:1: variant name 'x/\$(touch" "$TMP/unsafe.err"
 check "... and nothing in it was run" test ! -e "$TMP/ran"
+# A name with blanks splits into more fields: refused by its line, not
+# taken by its first word when another variant is asked for.
+printf 'ok 6.1 base alloc-slub\nmy own slub 6.1 base alloc-slub\n' >"$TMP/fields"
+SLABBENCH_VARIANTS=$TMP/fields "$SB" run --alloc=ok >/dev/null 2>"$TMP/fields.err"
+check "refused: a line with more fields than its form, by file and line" \
+	grep -q "fields:2: tree 'own' is none of" "$TMP/fields.err"
 "$SB" run --alloc=nosuch >/dev/null 2>"$TMP/run.err"
 check "run names the user's variants among the known ones" grep -q "at-rev, dirty" "$TMP/run.err"
 

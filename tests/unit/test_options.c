@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The option tables: bounds, refusals with their messages, generated help. */
+/*
+ * The option tables: bounds, refusals with their messages, generated
+ * help, the guest machine derived from them, and their JSON form.
+ */
 #define _GNU_SOURCE
 #include "check.h"
 #include "options.h"
 #include "runner.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const struct usage usage = {
@@ -87,6 +92,23 @@ static void test_values(void)
 	free(msg);
 }
 
+static long mem_mb(const struct vm_opts *v, long cpus)
+{
+	struct vm_config c = { 0 };
+
+	vm_config_set(&c, v, cpus, 300);
+	return c.mem_mb;
+}
+
+/* The time limit for @cpus vCPUs of a workload whose own is 300 s. */
+static double timeout_s(const struct vm_opts *v, long cpus)
+{
+	struct vm_config c = { 0 };
+
+	vm_config_set(&c, v, cpus, 300);
+	return c.timeout_s;
+}
+
 /* --cpus as a sweep, --numa, and how they resolve. */
 static void test_cpu_lists(void)
 {
@@ -104,7 +126,8 @@ static void test_cpu_lists(void)
 
 	CHECK(parse(&v, &msg, sweep) == 3 && v.vm.cpus_list.n == 3 && v.vm.cpus_list.v[0] == 1 &&
 	      v.vm.cpus_list.v[1] == 8 && v.vm.cpus_list.v[2] == 32, "--cpus=1,8,32: three points in order");
-	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "resolved: the first point's CPUs");
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.v[0] == 1,
+	      "resolved: the points as given");
 	free(msg);
 	CHECK(parse(&v, &msg, sixteen) == 2 && v.vm.cpus_list.n == OPT_LONGS_MAX &&
 	      v.vm.cpus_list.v[15] == 64, "--cpus: up to %d points", OPT_LONGS_MAX);
@@ -117,13 +140,14 @@ static void test_cpu_lists(void)
 	CHECK(vm_opts_resolve("demo", &v.vm) == -1, "--numa=4 with 6 CPUs: refused");
 	parse(&v, &msg, none);
 	free(msg);
-	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.n == 1 && v.vm.cpus == 2,
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.n == 1 && v.vm.cpus_list.v[0] == 2,
 	      "no --cpus: 2");
 	parse(&v, &msg, icount);
 	free(msg);
-	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 1, "no --cpus under icount: 1");
+	CHECK(!vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.v[0] == 1,
+	      "no --cpus under icount: 1");
 	CHECK(parse(&v, &msg, possible) == 3 && v.vm.possible == 8 &&
-	      !vm_opts_resolve("demo", &v.vm) && v.vm.cpus == 2,
+	      !vm_opts_resolve("demo", &v.vm) && v.vm.cpus_list.v[0] == 2,
 	      "--possible-cpus=8 above every point of --cpus=2,8");
 	free(msg);
 	parse(&v, &msg, none);
@@ -145,15 +169,70 @@ static void test_cpu_lists(void)
 		free(msg);
 		CHECK(vm_opts_resolve("demo", &v.vm) == -1, "--cpu-model with --accel=cost: refused");
 	}
-	CHECK(vm_mem_mb(&v.vm, 2) == 512 && vm_mem_mb(&v.vm, 8) == 512 &&
-	      vm_mem_mb(&v.vm, 16) == 1024 && vm_mem_mb(&v.vm, 64) == 4096,
-	      "memory: 512 MB, or 64 per vCPU when more");
+	CHECK(mem_mb(&v.vm, 2) == 512 && mem_mb(&v.vm, 8) == 512 && mem_mb(&v.vm, 16) == 1024 &&
+	      mem_mb(&v.vm, 64) == 4096, "memory: 512 MB, or 64 per vCPU when more");
 	v.vm.mem = 768;
-	CHECK(vm_mem_mb(&v.vm, 64) == 768, "memory: --mem as given");
-	CHECK(vm_timeout_s(&v.vm, 300, 2) == 300 && vm_timeout_s(&v.vm, 300, 8) == 300 &&
-	      vm_timeout_s(&v.vm, 300, 64) == 2400, "time limit: the workload's, times N/8 above 8");
+	CHECK(mem_mb(&v.vm, 64) == 768, "memory: --mem as given");
+	CHECK(timeout_s(&v.vm, 2) == 300 && timeout_s(&v.vm, 8) == 300 && timeout_s(&v.vm, 64) == 2400,
+	      "time limit: the workload's, times N/8 above 8");
 	v.vm.timeout = 90;
-	CHECK(vm_timeout_s(&v.vm, 300, 64) == 90, "time limit: --timeout as given");
+	CHECK(timeout_s(&v.vm, 64) == 90, "time limit: --timeout as given");
+	{
+		struct vm_config c = { .kernel = "k" };
+
+		v.vm.possible = 0;
+		vm_config_set(&c, &v.vm, 4, 300);
+		CHECK(c.cpus == 4 && c.possible_cpus == 4 && c.numa_nodes == v.vm.numa &&
+		      !strcmp(c.kernel, "k") && c.accel == v.vm.accel,
+		      "the machine: the point's CPUs, as many possible, the guest's files left alone");
+	}
+}
+
+/* The options a command hands to a later process go through the table and back. */
+static void test_json(void)
+{
+	static const char *const args[] = {
+		"--cpus=2,8", "--mem=768", "--accel=cost", "--caches=llc=1M/16/64",
+		"-o", "x.json", "--alpha=0.25", "--flag", NULL,
+	};
+	struct values v, back;
+	char *msg, *text;
+	cJSON *j, *bad;
+	struct opt opts[] = {
+		OPT_VM(&back.vm, OPT_LONGS_MAX),
+		OPT_STRING('o', "output", &back.out, "FILE", "where"),
+		OPT_INTEGER("n", &back.n, "N", 1, 10, "things", "how many"),
+		OPT_DOUBLE("alpha", &back.alpha, "A", 0, 1, true, "a level"),
+		OPT_BOOLEAN(0, "flag", &back.flag, "a switch"),
+		OPT_END(),
+	};
+
+	parse(&v, &msg, args);
+	free(msg);
+	back = v;
+	j = options_to_json(opts);
+	text = cJSON_PrintUnformatted(j);
+	CHECK_STR(text, "{\"accel\":\"cost\",\"cpus\":\"2,8\",\"numa\":\"1\",\"mem\":\"768\","
+		  "\"caches\":\"llc=1M/16/64\",\"output\":\"x.json\",\"n\":\"3\",\"alpha\":\"0.25\","
+		  "\"flag\":true}",
+		  "every given value under its option's name as its text; not given (0, NULL) left out");
+	free(text);
+	back = (struct values){ .vm = { .numa = 1 } };
+	CHECK(!options_from_json("demo", opts, j) && back.vm.cpus_list.n == 2 &&
+	      back.vm.cpus_list.v[1] == 8 && back.vm.mem == 768 && !strcmp(back.vm.accel, "cost") &&
+	      !strcmp(back.vm.cost_geometry, "llc=1M/16/64") && !strcmp(back.out, "x.json") &&
+	      back.n == 3 && back.alpha == 0.25 && back.flag && !back.vm.timeout,
+	      "and back: the same values");
+	cJSON_Delete(j);
+	bad = cJSON_Parse("{\"mem\": \"64\"}");
+	CHECK(options_from_json("demo", opts, bad) == -1, "a value out of bounds is refused as on the command line");
+	cJSON_Delete(bad);
+	bad = cJSON_Parse("{\"memory\": \"512\"}");
+	CHECK(options_from_json("demo", opts, bad) == -1, "a member that names no option is refused");
+	cJSON_Delete(bad);
+	bad = cJSON_Parse("{\"mem\": 512}");
+	CHECK(options_from_json("demo", opts, bad) == -1, "a value not in the option's text is refused");
+	cJSON_Delete(bad);
 }
 
 /* What vm_opts_resolve() says, as the user sees it. */
@@ -289,6 +368,7 @@ int main(void)
 {
 	test_values();
 	test_cpu_lists();
+	test_json();
 	test_refusals();
 	test_arguments();
 	test_usage();

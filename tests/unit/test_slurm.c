@@ -9,6 +9,7 @@
 #include "slurm.h"
 #include "util.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,25 +25,45 @@ static void put(const char *dir, const char *name, const char *text)
 int main(void)
 {
 	char tmpl[] = "/tmp/test_slurm.XXXXXX", *dir = mkdtemp(tmpl), *list;
-	struct vm_config c = {
-		.label = "slub", .kernel = "/k/bzImage", .initrd = "/k/initrd", .accel = "cost",
-		.cpus = 1, .numa_nodes = 1, .mem_mb = 512, .timeout_s = 600,
-		.cpu_model = "Haswell-v4", .possible_cpus = 4,
-	};
+	struct vm_opts v = { .accel = "cost", .numa = 1, .possible = 4, .cpu_model = "Haswell-v4",
+			     .cmdline = "slub_debug=F", .cost_geometry = "llc=256K/16/64",
+			     .cpus_list = { .n = 2, .v = { 1, 16 } } };
+	struct vm_config c = { .label = "slub", .kernel = "/k/bzImage", .initrd = "/k/initrd",
+			       .cmdline = "quiet slub_debug=F", .single_thread = true };
+	struct vm_config back;
+	struct vm_opts vback;
 	char *saved, *path;
 	struct vm_outcome o;
+	cJSON *t;
 
 	if (!dir)
 		return 1;
 	c.dir = dir;
-	CHECK(slurm_task_save(dir, &c, "key 1") == 0, "a task is written");
+	vm_config_set(&c, &v, 16, 300);
+	CHECK(slurm_task_save(dir, &c, &v, 300, "key 1") == 0, "a task is written");
 	path = xasprintf("%s/task.json", dir);
 	saved = read_file(path, NULL);
-	CHECK(saved && strstr(saved, "\"cpu_model\":\t\"Haswell-v4\"") &&
-	      strstr(saved, "\"possible_cpus\":\t4"),
-	      "the task keeps the guest's CPU model and possible CPUs");
+	CHECK(saved && strstr(saved, "\"cpu-model\":\t\"Haswell-v4\"") &&
+	      strstr(saved, "\"possible-cpus\":\t\"4\"") && strstr(saved, "\"cpus\":\t\"16\"") &&
+	      !strstr(saved, "mem"),
+	      "the task keeps the options by the option table's names, its one CPU count, "
+	      "no memory where --mem was not given");
 	free(saved);
 	free(path);
+	t = slurm_task_load(dir, &back, &vback);
+	CHECK(t && back.cpus == 16 && back.mem_mb == 16 * VM_MB_PER_CPU && back.timeout_s == 600 &&
+	      back.possible_cpus == 4 && back.numa_nodes == 1 && !strcmp(back.accel, "cost") &&
+	      !strcmp(back.cpu_model, "Haswell-v4") && !strcmp(back.cost_geometry, "llc=256K/16/64") &&
+	      !strcmp(back.cmdline, "quiet slub_debug=F") && back.single_thread &&
+	      !strcmp(back.kernel, "/k/bzImage") && !strcmp(back.dir, dir),
+	      "the task derives the guest the submit host derived: memory and time limit by 16 CPUs");
+	CHECK(t && back.mem_mb == c.mem_mb && back.timeout_s == c.timeout_s,
+	      "... the same memory and time limit as vm_config_set() gave the submit host");
+	cJSON_Delete(t);
+	put(dir, "task.json", "{\"label\": \"slub\", \"kernel\": \"k\", \"initrd\": \"i\", "
+	    "\"timeout_s\": 300, \"options\": {\"accel\": \"cost\", \"cpus\": \"0\"}}");
+	CHECK(!slurm_task_load(dir, &back, &vback), "a task whose options the table refuses is refused");
+	CHECK(slurm_task_save(dir, &c, &v, 300, "key 1") == 0, "written again");
 	CHECK(!slurm_task_done(dir, "key 1"), "a task without an outcome is not done");
 	CHECK(slurm_outcome_load(dir, &o) == -1, "and has no outcome to load");
 	put(dir, "outcome.json", "{\"status\": 0, \"accel\": \"cost\", \"tcg_thread\": \"single\","

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-/* QEMU's command line: NUMA nodes, possible CPUs, single-threaded TCG for guests wider than the host. */
+/*
+ * QEMU's command line: NUMA nodes, possible CPUs, single-threaded TCG for
+ * guests wider than the host; the cost model's geometry; QEMU that will
+ * not start.
+ */
 #define _GNU_SOURCE
 #include "check.h"
 #include "strbuf.h"
 #include "util.h"
 #include "vm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The command line of @c under @accel, its arguments joined by blanks. */
@@ -129,6 +136,96 @@ static void test_cost(void)
 		CHECK(vm_cost_geometry_check("g", bad[i]) == -1, "geometry '%s' refused", bad[i]);
 }
 
+/* What @fn says on stderr, with its return value in *@ret. */
+static char *stderr_of(int (*fn)(const void *), const void *arg, int *ret)
+{
+	int saved = dup(STDERR_FILENO);
+	FILE *tmp = tmpfile();
+	char *got = xcalloc(1, 4096);
+
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	*ret = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	if (!fread(got, 1, 4095, tmp))
+		got[0] = '\0';
+	fclose(tmp);
+	return got;
+}
+
+static int check_caches(const void *geometry)
+{
+	return vm_cost_geometry_check("run: --caches", geometry);
+}
+
+/* A geometry the plugin would refuse is refused before any boot, with the plugin's reason. */
+static void test_cost_geometry_why(void)
+{
+	int ret;
+	char *got = stderr_of(check_caches, "l1d=32K/3/64", &ret);
+
+	CHECK(ret == -1, "l1d=32K/3/64: refused (32K is not a multiple of 3 ways x 64 bytes)");
+	CHECK_STR(got, "slabbench: run: --caches: 'l1d=32K/3/64': the size must be a multiple "
+		  "of ways * line size\n", "... in one line naming the option and what is wrong");
+	free(got);
+	got = stderr_of(check_caches, "llc=256K/16/48", &ret);
+	CHECK(ret == -1 && strstr(got, "'llc=256K/16/48': the line size must be a power of two"),
+	      "a line of 48 bytes: refused with the plugin's reason");
+	free(got);
+}
+
+static int boot(const void *c)
+{
+	struct vm_outcome o;
+	int ret = vm_boot(c, &o);
+
+	vm_outcome_free(&o);
+	return ret;
+}
+
+/*
+ * QEMU that will not start (here a stand-in that fails as QEMU does on a
+ * plugin it cannot load) is reported in its own words, and vm_boot fails.
+ */
+static void test_start_failed(void)
+{
+	char dir[] = "/tmp/test_vm.XXXXXX", *qemu, *got, *script;
+	struct vm_config c = { .label = "slab", .kernel = "k", .initrd = "i", .dir = dir,
+			       .accel = "tcg", .cpus = 1, .mem_mb = 512, .timeout_s = 30 };
+	int ret;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "a temporary directory");
+		return;
+	}
+	qemu = xasprintf("%s/qemu", dir);
+	script = xasprintf("#!/bin/sh\n"
+			   "echo \"slabbench-cost: bad plugin argument 'l1d=32K/3/64': the size "
+			   "must be a multiple of ways * line size\" >&2\n"
+			   "echo \"qemu: -plugin x.so: Could not load plugin x.so\" >&2\n"
+			   "exit 1\n");
+	CHECK(!write_file_atomic(qemu, script, strlen(script)) && !chmod(qemu, 0755),
+	      "a QEMU that fails to load its plugin");
+	setenv("SLABBENCH_QEMU", qemu, 1);
+	got = stderr_of(boot, &c, &ret);
+	unsetenv("SLABBENCH_QEMU");
+	CHECK(ret == -1, "QEMU exited 1 before the guest ran: vm_boot fails");
+	CHECK(strstr(got, "slab guest: ") && strstr(got, "failed to start (") &&
+	      strstr(got, "/qemu.log): slabbench-cost: bad plugin argument 'l1d=32K/3/64': the size "
+			  "must be a multiple of ways * line size; qemu: -plugin x.so: Could not load "
+			  "plugin x.so\n") && !strchr(got, '\n')[1],
+	      "... in one line with QEMU's own words and where they are");
+	free(got);
+	free(script);
+	free(qemu);
+	got = xasprintf("rm -rf %s", dir);
+	CHECK(!system(got), "cleaned up");
+	free(got);
+}
+
 /* The -cpu that results record as vm.cpu_model is the one QEMU is given. */
 static void test_cpu_model(void)
 {
@@ -162,5 +259,7 @@ int main(void)
 	test_cpu_model();
 	test_threads();
 	test_cost();
+	test_cost_geometry_why();
+	test_start_failed();
 	return check_done();
 }

@@ -455,7 +455,7 @@ static enum fz_expect fz_key(struct rng *r, const struct fz_catalogue *c,
 {
 	unsigned int i = rng_below(r, w->n), k;
 	const struct fz_test *other = &c->tests[rng_below(r, c->nr_tests)];
-	char *word = w->w[i], *eq = strchr(word, '='), name[FZ_NAME + 1];
+	char *word = w->w[i], *eq = word + strcspn(word, "="), name[FZ_NAME + 1];
 
 	switch (rng_below(r, 10)) {
 	case 0:

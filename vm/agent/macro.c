@@ -114,7 +114,7 @@ struct cache {
 	double objects, bytes;
 };
 
-/* /proc/slabinfo as caches with their objects and slab bytes; -1: none. */
+/* /proc/slabinfo as caches with their objects and slab bytes; -1: none read. */
 static int slabinfo_read(struct cache **caches)
 {
 	FILE *f = fopen("/proc/slabinfo", "re");
@@ -132,8 +132,14 @@ static int slabinfo_read(struct cache **caches)
 			   name, &active, &num, &size, &per, &pages, &slabs) != 7)
 			continue;
 		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			*caches = realloc(*caches, cap * sizeof(**caches));
+			int grown = cap ? 2 * cap : 256;
+			struct cache *more = realloc(*caches, grown * sizeof(**caches));
+
+			/* Out of memory: the caches so far, as if the file ended. */
+			if (!more)
+				break;
+			*caches = more;
+			cap = grown;
 		}
 		snprintf((*caches)[n].name, sizeof((*caches)[n].name), "%s", name);
 		(*caches)[n].objects = active;
@@ -141,7 +147,7 @@ static int slabinfo_read(struct cache **caches)
 		n++;
 	}
 	fclose(f);
-	return n;
+	return *caches ? n : -1;
 }
 
 /* "slab_deltas": the caches whose slabs grew most, largest first. */
@@ -273,7 +279,11 @@ static int dentry(const struct spec *s, FILE *out, char *why, size_t whylen)
 			}
 		}
 		rate[r] = names / (now_s() - t);
-		dentry_state(&d1, &n1);
+		if (dentry_state(&d1, &n1)) {
+			snprintf(why, whylen, "dentry: /proc/sys/fs/dentry-state unreadable");
+			close(dir);
+			return -1;
+		}
 		grown[r] = d1 - d0;
 		negative[r] = n1 - n0;
 	}
@@ -556,6 +566,10 @@ int macro_run(const char *index, char *text)
 		return -1;
 	}
 	out = open_memstream(&json, &len);
+	if (!out) {
+		send_error(index, "out of memory for the result");
+		return -1;
+	}
 	fprintf(out, "{\"test\":\"%s\",", s.m->name);
 	params_json(out, &s);
 	fputs(",\"metrics\":{", out);

@@ -78,8 +78,13 @@ int reload_test(long n, const char *spec)
 	long i;
 	pid_t child, exited = 0;
 
-	if (!out || pipe2(pipefd, O_CLOEXEC))
+	if (!out)
 		return -1;
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		fclose(out);
+		free(ktap);
+		return -1;
+	}
 	fprintf(out, "KTAP version 1\n1..5\n");
 	child = fork();
 	if (child == 0) {
