@@ -91,19 +91,12 @@ struct comparison {
 	char **warnings;	/* one line each, for stderr */
 };
 
-/*
- * Whether @doc, loaded from @path, can be compared: complete (or partial
- * with @allow_partial), a workload name, every test with its spec, every
- * metric with a direction and finite samples. -1 with a one-line error.
- */
-int compare_check(const char *path, const cJSON *doc, bool allow_partial);
-
-/* Loads and checks @n results files; NULL after a one-line error. */
+/* Loads @n results files, each checked by run_check(); NULL after a one-line error. */
 cJSON **compare_load(const char *const *paths, int n, bool allow_partial);
 void compare_unload(cJSON **docs, int n);
 
 /*
- * Compares docs[1..n-1] with docs[0], each checked by compare_check();
+ * Compares docs[1..n-1] with docs[0], each checked by run_check();
  * @docs and @paths must outlive @c. Floors come from @noise (a floor
  * file, noise.h), read from @noise_path; with @noise NULL and a path,
  * the note says that none was found there; with neither, floors are not

@@ -2,8 +2,10 @@
 /* Reading cJSON documents by dotted path: nothing here knows a schema. */
 #define _GNU_SOURCE
 #include "json.h"
+#include "strbuf.h"
 #include "util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,4 +42,27 @@ bool json_has_string(const cJSON *a, const char *s)
 		if (cJSON_IsString(e) && !strcmp(e->valuestring, s))
 			return true;
 	return false;
+}
+
+char *json_short(const cJSON *v)
+{
+	char *s = cJSON_IsString(v) ? xstrdup(v->valuestring) : cJSON_PrintUnformatted(v);
+
+	if (!s)
+		return xstrdup("?");
+	if (strlen(s) > 16)
+		strcpy(s + 12, "...");
+	return s;
+}
+
+void json_lines_diff(struct strbuf *s, const cJSON *a, const cJSON *b, int indent, int width)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, a)
+		if (cJSON_IsString(l) && !json_has_string(b, l->valuestring))
+			sb_addf(s, "%*s-%.*s\n", indent, "", width ? width : INT_MAX, l->valuestring);
+	cJSON_ArrayForEach(l, b)
+		if (cJSON_IsString(l) && !json_has_string(a, l->valuestring))
+			sb_addf(s, "%*s+%.*s\n", indent, "", width ? width : INT_MAX, l->valuestring);
 }

@@ -240,13 +240,6 @@ static size_t split_changes(const double *x, size_t n, double **out)
 	return m;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The entry of one metric from its pooled boot medians; an odd boot out
  * is left out, so that the halves are the same size as compare's sides.

@@ -62,3 +62,8 @@ void fmt_p(char *out, size_t size, double p)
 	fmt_sig(v, sizeof(v), p, 2, false, "");
 	snprintf(out, size, "= %s", v);
 }
+
+void fmt_pct(char *out, size_t size, double pct)
+{
+	fmt_compact(out, size, pct, fabs(pct) < 100 ? 1 : 0, true, "%");
+}

@@ -30,6 +30,9 @@ void fmt_compact(char *out, size_t size, double v, int decimals, bool sign, cons
  */
 void fmt_sig(char *out, size_t size, double v, int sig, bool sign, const char *suffix);
 
+/* A change in percent as the report gives it: "+9.8%", "+250%". */
+void fmt_pct(char *out, size_t size, double pct);
+
 /* "= 0.37", "= 0.0012", "< 0.001": a p- or q-value after its name. */
 void fmt_p(char *out, size_t size, double p);
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The results schema: every path of a results document that compare,
- * report, plot and bench read, and the one rule for a run's label.
+ * The results schema: every path of a results document that its readers
+ * read, what they may rely on, and the one rule for a run's label.
  */
 #define _GNU_SOURCE
 #include "schema.h"
 #include "json.h"
+#include "kind.h"
 #include "util.h"
 
 #include <math.h>
@@ -28,7 +29,15 @@ static const struct {
 	{ offsetof(struct run_id, qemu), "vm.qemu" },
 	{ offsetof(struct run_id, cmdline), "vm.cmdline" },
 	{ offsetof(struct run_id, host_cpu), "host.cpu_model" },
+	{ offsetof(struct run_id, cpu_model), "vm.cpu_model" },
+	{ offsetof(struct run_id, config_base), "kernel.config_base" },
+	{ offsetof(struct run_id, config_family), "kernel.config_family" },
+	{ offsetof(struct run_id, preempt), "kernel.preempt" },
+	{ offsetof(struct run_id, cost_geometry), "vm.cost_model.geometry" },
+	{ offsetof(struct run_id, cost_requested), "vm.cost_model.requested" },
 };
+
+static char *run_label(const struct run_id *ids, int r);
 
 struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n)
 {
@@ -69,7 +78,11 @@ static const char *label_name(const struct run_id *id)
 	return strcmp(id->variant, "?") ? id->variant : id->allocator;
 }
 
-char *run_label(const struct run_id *ids, int r)
+/*
+ * The label of ids[r] among ids[0..r]: its variant (what --alloc took),
+ * else its allocator, with "#N" (N = r + 1) when an earlier run has it.
+ */
+static char *run_label(const struct run_id *ids, int r)
 {
 	const char *name = label_name(&ids[r]);
 
@@ -102,6 +115,80 @@ const cJSON *run_field(const cJSON *doc, const struct run_field *f)
 	return json_at(doc, f->path);
 }
 
+static int check_metric(const char *path, int i, const cJSON *m)
+{
+	const char *better = metric_better(m);
+	const cJSON *samples = metric_samples(m), *s;
+	const char *name = m->string;
+	const cJSON *boots = json_at(m, "boots"), *b;
+	enum metric_kind kind;
+	int j = 0;
+
+	if (!cJSON_IsObject(m))
+		return error("%s: tests[%d].metrics.%s: expected an object", path, i, name);
+	if (metric_kind(metric_unit(m), &kind))
+		return error("%s: tests[%d].metrics.%s.unit: '%s' is not a unit slabbench knows",
+			     path, i, name, metric_unit(m));
+	if (strcmp(better, "lower") && strcmp(better, "higher"))
+		return error("%s: tests[%d].metrics.%s.better: expected \"lower\" or \"higher\"",
+			     path, i, name);
+	if (!cJSON_IsArray(samples) || !cJSON_GetArraySize(samples))
+		return error("%s: tests[%d].metrics.%s.samples: expected a non-empty array",
+			     path, i, name);
+	cJSON_ArrayForEach(s, samples) {
+		/* cJSON reads 1e999 as inf and writes NaN as null. */
+		if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
+			return error("%s: tests[%d].metrics.%s.samples[%d]: not a finite number",
+				     path, i, name, j);
+		j++;
+	}
+	if (boots && !cJSON_IsArray(boots))
+		return error("%s: tests[%d].metrics.%s.boots: expected an array", path, i, name);
+	j = 0;
+	cJSON_ArrayForEach(b, boots) {
+		int k = 0;
+
+		if (!cJSON_IsArray(b))
+			return error("%s: tests[%d].metrics.%s.boots[%d]: expected an array",
+				     path, i, name, j);
+		cJSON_ArrayForEach(s, b) {
+			if (!cJSON_IsNumber(s) || !isfinite(s->valuedouble))
+				return error("%s: tests[%d].metrics.%s.boots[%d][%d]: not a finite number",
+					     path, i, name, j, k);
+			k++;
+		}
+		j++;
+	}
+	return 0;
+}
+
+int run_check(const char *path, const cJSON *doc, bool allow_partial)
+{
+	const char *status = run_status(doc);
+	const cJSON *m;
+
+	if (!strcmp(status, "partial") && !allow_partial)
+		return error("%s: partial results of a failed run (--allow-partial compares them)",
+			     path);
+	if (strcmp(status, "partial") && strcmp(status, "complete"))
+		return error("%s: status '%s': expected complete or partial", path, status);
+	if (!run_workload(doc))
+		return error("%s: workload.name: missing", path);
+	for (int i = 0; i < run_nr_tests(doc); i++) {
+		const cJSON *t = run_test(doc, i), *metrics = test_metrics(t);
+
+		if (!test_spec(t))
+			return error("%s: tests[%d].spec: missing", path, i);
+		/* A partial run has no metrics for the tests it did not reach. */
+		if (metrics && !cJSON_IsObject(metrics))
+			return error("%s: tests[%d].metrics: expected an object", path, i);
+		cJSON_ArrayForEach(m, metrics)
+			if (check_metric(path, i, m))
+				return -1;
+	}
+	return 0;
+}
+
 const char *run_status(const cJSON *doc)
 {
 	return json_str_at(doc, "status");
@@ -114,9 +201,34 @@ const char *run_workload(const cJSON *doc)
 	return cJSON_IsString(name) ? name->valuestring : NULL;
 }
 
+const cJSON *run_workload_def(const cJSON *doc)
+{
+	return json_at(doc, "workload");
+}
+
+double run_after_boot_s(const cJSON *doc)
+{
+	return json_num_at(doc, "workload.after_boot_s");
+}
+
 const cJSON *run_allocator_config(const cJSON *doc)
 {
 	return json_at(doc, "kernel.allocator_config");
+}
+
+const cJSON *run_common_config_lines(const cJSON *doc)
+{
+	return json_at(doc, "kernel.common_config_lines");
+}
+
+const cJSON *run_kernel_lacks(const cJSON *doc)
+{
+	return json_at(doc, "kernel.lacks");
+}
+
+const cJSON *run_slab_options(const cJSON *doc)
+{
+	return json_at(doc, "kernel.slab_options");
 }
 
 int run_nr_boots(const cJSON *doc)
@@ -129,11 +241,27 @@ const cJSON *boot_snapshots(const cJSON *doc, int boot)
 	return json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
 }
 
+const cJSON *boot_meminfo_all(const cJSON *doc, int boot, const char *when)
+{
+	return json_at(cJSON_GetObjectItemCaseSensitive(boot_snapshots(doc, boot), when),
+		       "meminfo");
+}
+
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field)
 {
-	const cJSON *snap = boot_snapshots(doc, boot);
+	return json_num_at(boot_meminfo_all(doc, boot, when), field);
+}
 
-	return json_num_at(json_at(json_at(snap, when), "meminfo"), field);
+bool boot_userspace(const cJSON *doc, int boot, struct boot_userspace *u)
+{
+	const cJSON *us = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "userspace");
+
+	if (!us)
+		return false;
+	u->commands = cJSON_GetArraySize(json_at(us, "commands"));
+	u->cpus_ran = json_num_at(us, "cpus_ran");
+	u->cpus_online = json_num_at(us, "cpus_online");
+	return true;
 }
 
 const cJSON *boot_census(const cJSON *doc, int boot, const char *when)
@@ -142,27 +270,6 @@ const cJSON *boot_census(const cJSON *doc, int boot, const char *when)
 				 "census");
 
 	return cJSON_IsObject(c) ? c : NULL;
-}
-
-const cJSON *boot_test_census(const cJSON *doc, int boot, int test, const char *phase)
-{
-	char *when = xasprintf("t%d.%s", test, phase);
-	const cJSON *c = boot_census(doc, boot, when);
-
-	free(when);
-	return c;
-}
-
-const cJSON *run_census_phases(const cJSON *doc, int test)
-{
-	const cJSON *phases = json_at(cJSON_GetArrayItem(json_at(doc, "workload.tests"), test), "census");
-
-	return cJSON_IsArray(phases) ? phases : NULL;
-}
-
-const char *census_allocator(const cJSON *c)
-{
-	return json_str_at(c, "allocator");
 }
 
 double census_header(const cJSON *c, const char *field)
@@ -185,6 +292,11 @@ const cJSON *census_cache_at(const cJSON *c, int i)
 	return cJSON_GetArrayItem(json_at(c, "caches"), i);
 }
 
+static const char *census_cache_name(const cJSON *cache)
+{
+	return json_str_at(cache, "name");
+}
+
 const cJSON *census_cache(const cJSON *c, const char *name)
 {
 	const cJSON *cache;
@@ -195,41 +307,21 @@ const cJSON *census_cache(const cJSON *c, const char *name)
 	return NULL;
 }
 
-const char *census_cache_name(const cJSON *cache)
-{
-	return json_str_at(cache, "name");
-}
-
 double census_cache_field(const cJSON *cache, const char *field)
 {
 	return json_num_at(cache, field);
 }
 
-double census_caches_sum(const cJSON *c, const char *prefix, const char *field)
+const char *checks_verdict(const cJSON *checks, const char *name)
 {
-	const cJSON *cache;
-	double sum = NAN;
-
-	cJSON_ArrayForEach(cache, json_at(c, "caches")) {
-		double v = census_cache_field(cache, field);
-
-		if (strncmp(census_cache_name(cache), prefix, strlen(prefix)) || isnan(v))
-			continue;
-		sum = isnan(sum) ? v : sum + v;
-	}
-	return sum;
-}
-
-const char *census_check(const cJSON *c, const char *name)
-{
-	const cJSON *v = json_at(json_at(c, "checks"), name);
+	const cJSON *v = json_at(checks, name);
 
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-const cJSON *census_failures(const cJSON *c)
+const cJSON *checks_failures(const cJSON *checks)
 {
-	return json_at(c, "checks.failures");
+	return json_at(checks, "failures");
 }
 
 int run_nr_tests(const cJSON *doc)
@@ -327,11 +419,6 @@ double metric_label_num(const cJSON *m, const char *key)
 double metric_mean(const cJSON *m)
 {
 	return json_num_at(m, "summary.mean");
-}
-
-double metric_stddev(const cJSON *m)
-{
-	return json_num_at(m, "summary.stddev");
 }
 
 double metric_cov(const cJSON *m)

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The results schema: where each figure of a results document lives,
- * read through typed accessors. compare, report, plot and bench read
- * results only through these; the builders of the documents (results.c
- * and cmd_run.c) are the only other places that spell their paths.
+ * read through typed accessors. compare, report, the mail, plot, noise
+ * and bench read results only through these. The builders of a document
+ * spell the keys they write, each in one place: rundoc.c (host, machine,
+ * kernel, workload, tests), runner.c (what a boot adds: the accelerator
+ * as it ran, the cost model, boots), results.c (a boot's snapshots and
+ * its tests' metrics), procfs.c (meminfo, slabinfo), census.c (a census
+ * and its checks), cost.c and macro.c (their tests' metrics).
  */
 #ifndef SLABBENCH_SCHEMA_H
 #define SLABBENCH_SCHEMA_H
@@ -22,6 +26,10 @@ struct run_id {
 	const char *variant, *release, *tree, *build_hash, *common_config;
 	const char *accel, *qemu, *cmdline, *host_cpu;
 	const char *tcg_thread;	/* "single", "multi"; "?" under KVM or before it was kept */
+	const char *cpu_model;	/* QEMU's -cpu */
+	const char *config_base, *config_family, *preempt;
+	const char *cost_geometry;	/* the cost model's caches as it ran them */
+	const char *cost_requested;	/* as --caches asked for them */
 	double cpus, mem_mb;
 	double numa_nodes;	/* NAN in results from before --numa: one node */
 	double possible_cpus;	/* --possible-cpus; cpus in results from before it */
@@ -34,11 +42,6 @@ struct run_id {
  */
 struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n);
 void run_ids_free(struct run_id *ids, int n);
-/*
- * The label of ids[r] among ids[0..r]: its variant (what --alloc took),
- * else its allocator, with "#N" (N = r + 1) when an earlier run has it.
- */
-char *run_label(const struct run_id *ids, int r);
 
 /* What must be equal for a difference between runs to be the allocator's. */
 struct run_field {
@@ -49,35 +52,54 @@ extern const size_t nr_run_same_fields;
 /* The value of @f in @doc; NULL if the run does not record it. */
 const cJSON *run_field(const cJSON *doc, const struct run_field *f);
 
+/*
+ * Whether @doc is results that compare can read: complete (or partial,
+ * with @allow_partial), a workload, every test with a spec and every
+ * metric with a unit, a direction and finite samples. A message names
+ * @path and the member that is not.
+ */
+int run_check(const char *path, const cJSON *doc, bool allow_partial);
+
 /* "complete", "partial", ...; "?" if none. */
 const char *run_status(const cJSON *doc);
 /* The workload's name; NULL if none. */
 const char *run_workload(const cJSON *doc);
+/* The workload as the run recorded it, an object; NULL if none. */
+const cJSON *run_workload_def(const cJSON *doc);
+/* The seconds it let a guest idle before the after-boot snapshot; NAN if none. */
+double run_after_boot_s(const cJSON *doc);
 /* The allocator's config lines ("CONFIG_SLUB=y"), an array or NULL. */
 const cJSON *run_allocator_config(const cJSON *doc);
+/* Every other line of the kernel's config, an array; NULL in results from before it. */
+const cJSON *run_common_config_lines(const cJSON *doc);
+/* What the kernel lacks that the harness would use, strings; NULL if none. */
+const cJSON *run_kernel_lacks(const cJSON *doc);
+/* The slab options of the kernel's config, an object of strings; NULL if none. */
+const cJSON *run_slab_options(const cJSON *doc);
 int run_nr_boots(const cJSON *doc);
 /* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
+/* The /proc/meminfo object at @when of boot @boot (census_checks() reads it); or NULL. */
+const cJSON *boot_meminfo_all(const cJSON *doc, int boot, const char *when);
 /* Boot @boot's snapshots, an object keyed by when ("after", "t0.0s"); or NULL. */
 const cJSON *boot_snapshots(const cJSON *doc, int boot);
+
+/* The boot-like user space a guest ran before its after-boot snapshot. */
+struct boot_userspace {
+	int commands;		/* busybox commands, each pinned to a vCPU in turn */
+	double cpus_ran, cpus_online;
+};
+
+/* Fills @u from boot @boot; false when it ran none (or results from before it). */
+bool boot_userspace(const cJSON *doc, int boot, struct boot_userspace *u);
 /*
  * The slab census (docs/census.md, "In results") of boot @boot at @when:
  * "before" or "after" (every run), or "tN.PHASE". NULL when the kernel has none (Debian's
  * packaged kernel lacks our patch) or it was not read.
  */
 const cJSON *boot_census(const cJSON *doc, int boot, const char *when);
-/*
- * The census of test @test (its index in tests[], from 0) at phase
- * @phase ("0s", "30s", "shrink") while it held memory, "tTEST.PHASE";
- * NULL as above.
- */
-const cJSON *boot_test_census(const cJSON *doc, int boot, int test, const char *phase);
-/* Test @test's census phases, as its workload entry gave them: strings; NULL if none. */
-const cJSON *run_census_phases(const cJSON *doc, int test);
 
 /* Of one census: */
-/* "slab", "slub" or "slob"; "?" if none. */
-const char *census_allocator(const cJSON *c);
 /* A number of its first line: "version", "cpus", "nodes", "page_size"; NAN if absent. */
 double census_header(const cJSON *c, const char *field);
 /*
@@ -92,24 +114,19 @@ int census_nr_caches(const cJSON *c);
 const cJSON *census_cache_at(const cJSON *c, int i);
 /* The first record named @name (names need not be unique); NULL if none. */
 const cJSON *census_cache(const cJSON *c, const char *name);
-/* Of one cache record: its name ("?" if none), and field @field, NAN if absent. */
-const char *census_cache_name(const cJSON *cache);
+/* Of one cache record: field @field, NAN if absent. */
 double census_cache_field(const cJSON *cache, const char *field);
-/*
- * @field summed over the cache records whose names start with @prefix
- * ("sb-cache-": the caches benchmark's; "": every cache); NAN if none
- * has it.
- */
-double census_caches_sum(const cJSON *c, const char *prefix, const char *field);
+
+/* Of the checks of one census (census_checks()'s, as results keep them): */
 /*
  * Check @name's verdict ("objects", "pages", "sums", "lists", "node",
  * "counter", "identities", "meminfo", "slabinfo", "sysfs"): "exact",
  * "off" or "moving" (counter and identities only); NULL when there was
  * nothing to check.
  */
-const char *census_check(const cJSON *c, const char *name);
+const char *checks_verdict(const cJSON *checks, const char *name);
 /* Every discrepancy the checks found, one string each; empty when all exact. */
-const cJSON *census_failures(const cJSON *c);
+const cJSON *checks_failures(const cJSON *checks);
 
 int run_nr_tests(const cJSON *doc);
 /* Test @i of @doc; NULL past the last. */
@@ -145,7 +162,6 @@ const cJSON *metric_labels(const cJSON *m);
 double metric_label_num(const cJSON *m, const char *key);
 /* The recorded summary (results_summarize), NAN when absent. */
 double metric_mean(const cJSON *m);
-double metric_stddev(const cJSON *m);
 double metric_cov(const cJSON *m);
 /* A summary computed afresh from the samples. */
 void metric_summarize(const cJSON *m, struct summary *s);

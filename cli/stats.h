@@ -16,6 +16,9 @@ struct summary {
 	double q1, q3;	/* quartiles (linear interpolation, R's type 7); IQR = q3 - q1 */
 };
 
+/* qsort()'s order of doubles: ascending. */
+int cmp_double(const void *a, const void *b);
+
 /* @x is not modified; n == 0 gives a zeroed summary. */
 void summarize(const double *x, size_t n, struct summary *s);
 

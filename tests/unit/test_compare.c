@@ -457,31 +457,31 @@ static void test_check(void)
 {
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
 
-	CHECK(compare_check("a.json", a, false) == 0, "a complete document is accepted");
+	CHECK(run_check("a.json", a, false) == 0, "a complete document is accepted");
 	cJSON_ReplaceItemInObject(a, "status", cJSON_CreateString("partial"));
-	CHECK(compare_check("a.json", a, false) == -1, "partial is refused");
-	CHECK(compare_check("a.json", a, true) == 0, "partial with --allow-partial is accepted");
+	CHECK(run_check("a.json", a, false) == -1, "partial is refused");
+	CHECK(run_check("a.json", a, true) == 0, "partial with --allow-partial is accepted");
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNumber(NAN));
-	CHECK(compare_check("a.json", a, true) == -1, "a NaN sample is refused");
+	CHECK(run_check("a.json", a, true) == -1, "a NaN sample is refused");
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2,
 				 cJSON_CreateNumber(INFINITY));
-	CHECK(compare_check("a.json", a, true) == -1, "an infinite sample is refused");
+	CHECK(run_check("a.json", a, true) == -1, "an infinite sample is refused");
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNull());
-	CHECK(compare_check("a.json", a, true) == -1, "a null sample is refused");
+	CHECK(run_check("a.json", a, true) == -1, "a null sample is refused");
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "samples"), 2, cJSON_CreateNumber(1));
 	cJSON_ReplaceItemInObject(metric(a), "better", cJSON_CreateString("faster"));
-	CHECK(compare_check("a.json", a, true) == -1, "an unknown direction is refused");
+	CHECK(run_check("a.json", a, true) == -1, "an unknown direction is refused");
 	cJSON_ReplaceItemInObject(metric(a), "better", cJSON_CreateString("lower"));
 	set_unit(a, "furlongs");
-	CHECK(compare_check("a.json", a, true) == -1, "an unknown unit is refused");
+	CHECK(run_check("a.json", a, true) == -1, "an unknown unit is refused");
 	set_unit(a, "ns");
 	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(metric(a), "boots"), 1, cJSON_CreateString("x"));
-	CHECK(compare_check("a.json", a, true) == -1, "a boot that is not an array is refused");
+	CHECK(run_check("a.json", a, true) == -1, "a boot that is not an array is refused");
 	cJSON_Delete(a);
 	a = results_parse("a.json", "{\"schema\":1,\"status\":\"complete\",\"workload\":{\"name\":\"w\"},"
 			  "\"tests\":[{\"spec\":\"s\",\"metrics\":{\"m\":{\"better\":\"lower\",\"unit\":\"ns\","
 			  "\"samples\":[1,1e999]}}}]}");
-	CHECK(a && compare_check("a.json", a, false) == -1, "1e999 in a file is refused");
+	CHECK(a && run_check("a.json", a, false) == -1, "1e999 in a file is refused");
 	cJSON_Delete(a);
 }
 
@@ -551,8 +551,8 @@ static void test_golden(void)
 	}
 	noise = noise_load("tests/data/noise-compare.json", &missing);
 	CHECK(docs[0] && docs[1] && sdocs[0] && sdocs[1] && noise &&
-	      compare_check(paths[0], docs[0], false) == 0 &&
-	      compare_check(paths[1], docs[1], false) == 0, "golden inputs load");
+	      run_check(paths[0], docs[0], false) == 0 &&
+	      run_check(paths[1], docs[1], false) == 0, "golden inputs load");
 	CHECK(compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, noise,
 			    "tests/data/noise-compare.json") == 0, "golden compared");
 	CHECK(c.boots[0] == 5 && c.boots[1] == 5, "golden: 5 boots a side");

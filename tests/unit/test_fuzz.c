@@ -482,7 +482,7 @@ static void try_compare(const cJSON *doc, struct tally *t)
 
 	said_reset();
 	/* Mostly with --allow-partial: a refused status ends the checks early. */
-	if (compare_check(FUZZ_PATH, doc, below(4))) {
+	if (run_check(FUZZ_PATH, doc, below(4))) {
 		said_flush();
 		verdict(t, false, said_names(FUZZ_PATH));
 		return;
@@ -700,7 +700,7 @@ static void extreme_samples(const char *base_text)
 	doc = cJSON_Parse(text);
 	docs[0] = base_doc;
 	docs[1] = doc;
-	if (!compare_check(FUZZ_PATH, doc, false) && !compare_build(&c, paths, docs, 2, 0.05, NULL, NULL)) {
+	if (!run_check(FUZZ_PATH, doc, false) && !compare_build(&c, paths, docs, 2, 0.05, NULL, NULL)) {
 		for (int i = 0; i < c.nr_rows; i++)
 			if (!strcmp(c.rows[i].metric, "objects_per_slab"))
 				ok = c.rows[i].cells[0].present && !c.rows[i].cells[0].tested &&

@@ -40,6 +40,10 @@ int main(void)
 	CHECK_STR(b, "0.000123", "sig: a small value to its significant digits");
 	fmt_sig(b, sizeof(b), 0, 3, true, "");
 	CHECK_STR(b, "0", "sig: zero");
+	fmt_pct(b, sizeof(b), 9.84);
+	CHECK_STR(b, "+9.8%", "pct: one decimal below 100%%");
+	fmt_pct(b, sizeof(b), -250.4);
+	CHECK_STR(b, "-250%", "pct: none from 100%%");
 	fmt_p(b, sizeof(b), 0.3712);
 	CHECK_STR(b, "= 0.37", "p: two digits");
 	fmt_p(b, sizeof(b), 0.00123);

@@ -5,6 +5,7 @@
 #include "json.h"
 #include "results.h"
 #include "schema.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include <math.h>
@@ -95,6 +96,47 @@ static void test_run(const cJSON *doc)
 	      "metric: no labels outside a sweep");
 }
 
+/* What the report and the mail read of a run besides its tests. */
+static void test_setup(void)
+{
+	cJSON *doc = cJSON_Parse(
+		"{\"kernel\":{\"config_base\":\"tinyconfig\",\"config_family\":\"small\","
+		"\"preempt\":\"PREEMPT_NONE\",\"lacks\":[\"CONFIG_X\"],"
+		"\"slab_options\":{\"CONFIG_SLAB_FREELIST_HARDENED\":\"y\"},"
+		"\"common_config_lines\":[\"CONFIG_A=y\"]},"
+		"\"vm\":{\"cpu_model\":\"max\",\"cost_model\":{\"geometry\":\"l1d=32K/8/64\","
+		"\"requested\":\"l1d=32K\"}},"
+		"\"workload\":{\"name\":\"w\",\"after_boot_s\":30},"
+		"\"boots\":[{\"userspace\":{\"commands\":[\"a\",\"b\"],\"cpus_ran\":2,"
+		"\"cpus_online\":4},\"snapshots\":{\"before\":{\"meminfo\":{\"Slab\":7}}}},{}]}");
+	const cJSON *const docs[] = { doc };
+	struct run_id *ids = run_ids(NULL, docs, 1);
+	struct boot_userspace u;
+
+	CHECK_STR(ids[0].config_base, "tinyconfig", "setup: the config's base");
+	CHECK_STR(ids[0].config_family, "small", "setup: the config's family");
+	CHECK_STR(ids[0].preempt, "PREEMPT_NONE", "setup: the preemption model");
+	CHECK_STR(ids[0].cpu_model, "max", "setup: QEMU's CPU model");
+	CHECK_STR(ids[0].cost_geometry, "l1d=32K/8/64", "setup: the cost model's caches as run");
+	CHECK_STR(ids[0].cost_requested, "l1d=32K", "setup: the caches as asked for");
+	CHECK_STR(cJSON_GetArrayItem(run_kernel_lacks(doc), 0)->valuestring, "CONFIG_X",
+		  "setup: what the kernel lacks");
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(run_slab_options(doc),
+						   "CONFIG_SLAB_FREELIST_HARDENED")->valuestring,
+		  "y", "setup: the slab options");
+	CHECK(cJSON_GetArraySize(run_common_config_lines(doc)) == 1 &&
+	      run_allocator_config(doc) == NULL, "setup: the config's lines, as recorded");
+	CHECK(run_after_boot_s(doc) == 30 && cJSON_IsObject(run_workload_def(doc)),
+	      "setup: the workload as recorded");
+	CHECK(boot_userspace(doc, 0, &u) && u.commands == 2 && u.cpus_ran == 2 &&
+	      u.cpus_online == 4, "setup: the boot's user space");
+	CHECK(!boot_userspace(doc, 1, &u), "setup: no user space in a boot without one");
+	CHECK(json_num_at(boot_meminfo_all(doc, 0, "before"), "Slab") == 7 &&
+	      boot_meminfo_all(doc, 0, "after") == NULL, "setup: a snapshot's meminfo");
+	run_ids_free(ids, 1);
+	cJSON_Delete(doc);
+}
+
 static void test_json(void)
 {
 	cJSON *o = cJSON_Parse("{\"a\":{\"b\":{\"c\":3,\"s\":\"x\"}},\"l\":[\"p\",1,\"q\"]}");
@@ -106,6 +148,35 @@ static void test_json(void)
 	CHECK(json_at(o, "a.x.c") == NULL && json_at(NULL, "a") == NULL, "json: absent is NULL");
 	CHECK(json_has_string(json_at(o, "l"), "q") && !json_has_string(json_at(o, "l"), "1"),
 	      "json: a string in an array, numbers aside");
+	{
+		char *a = json_short(json_at(o, "a.b.s")), *b = json_short(json_at(o, "a.b.c"));
+		char *l = json_short(json_at(o, "l"));
+		cJSON *w = cJSON_CreateString("abcdefghijklmnopq");
+		char *c = json_short(w);
+
+		CHECK(!strcmp(a, "x") && !strcmp(b, "3") && !strcmp(l, "[\"p\",1,\"q\"]") &&
+		      !strcmp(c, "abcdefghijkl..."),
+		      "json: a value in 16 characters, a string bare, a longer one cut");
+		free(a);
+		free(b);
+		free(l);
+		free(c);
+		cJSON_Delete(w);
+	}
+	{
+		cJSON *x = cJSON_Parse("[\"A=y\",\"B=y\",\"C=loooooong\"]");
+		cJSON *y = cJSON_Parse("[\"B=y\",\"D=y\",1]");
+		struct strbuf d = { 0 }, e = { 0 };
+
+		json_lines_diff(&d, x, y, 0, 0);
+		json_lines_diff(&e, x, y, 2, 5);
+		CHECK_STR(d.s, "-A=y\n-C=loooooong\n+D=y\n", "json: lines one array lacks, then the other");
+		CHECK_STR(e.s, "  -A=y\n  -C=loo\n  +D=y\n", "json: the same indented and cut");
+		free(d.s);
+		free(e.s);
+		cJSON_Delete(x);
+		cJSON_Delete(y);
+	}
 	cJSON_Delete(o);
 }
 
@@ -121,6 +192,7 @@ int main(void)
 		test_run(docs[0]);
 	}
 	test_labels();
+	test_setup();
 	test_json();
 	for (int i = 0; i < 2; i++)
 		cJSON_Delete(docs[i]);

@@ -35,7 +35,7 @@ double meminfo_kb(const char *field);
 double now_s(void);
 
 /* plan.c: carries out SB_GUEST_PLAN; 0, or -1 once a line failed. */
-int plan_run(void);
+int plan_execute(void);
 
 /*
  * A verb that runs one spec and sends a result (or error) frame named

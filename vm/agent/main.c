@@ -85,7 +85,7 @@ int main(void)
 
 	ret = load_module(SB_GUEST_MODULE);
 	if (!ret)
-		ret = plan_run();
+		ret = plan_execute();
 	snprintf(status, sizeof(status), "%d", ret ? 1 : 0);
 	send_frame(SB_FRAME_DONE, "status", status, strlen(status));
 	port_close();

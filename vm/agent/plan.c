@@ -86,7 +86,7 @@ static int split(char *line, char **argv, int max)
 }
 
 /* The value of " KEY=" in @text's last line that starts with "total ". */
-static long long census_total(const char *text, const char *key)
+static long long census_text_total(const char *text, const char *key)
 {
 	const char *total = NULL, *at;
 	char pattern[64];
@@ -137,7 +137,8 @@ static bool census_quiet(const char *text)
 {
 	const char *line;
 
-	if (census_total(text, "counter_pages") != census_total(text, "counter_pages_after"))
+	if (census_text_total(text, "counter_pages") !=
+	    census_text_total(text, "counter_pages_after"))
 		return false;
 	for (line = text; (line = strstr(line, "\ncache ")); line++)
 		if (!census_objects_hold(line + 1))
@@ -213,7 +214,7 @@ static bool census_meminfo_agree(const char *text)
 		return true;
 	slab = strstr(held.buf, "\nSlab:");
 	kb = slab ? strtoll(slab + strlen("\nSlab:"), NULL, 10) : -1;
-	if (kb * 1024 == census_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
+	if (kb * 1024 == census_text_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
 		return true;
 	write_value("/proc/sys/vm/stat_refresh", "1");
 	fd = open(held.path, O_RDONLY | O_CLOEXEC);
@@ -472,7 +473,7 @@ static int verb_profile(const char *index, char *args)
 	return profile_run(index, args, v->indexed);
 }
 
-int plan_run(void)
+int plan_execute(void)
 {
 	FILE *plan = fopen(SB_GUEST_PLAN, "re");
 	char *line = NULL, *args, *copy, index[16];

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report's sections (report.c puts them in order): each appends its
+ * lines to @b, at most REPORT_WIDTH columns.
+ */
+#ifndef SLABBENCH_REPORT_SECTIONS_H
+#define SLABBENCH_REPORT_SECTIONS_H
+
+#include "report.h"
+#include "slabmem.h"
+#include "strbuf.h"
+
+/* The census of the report's runs: every point, and which are each side's. */
+struct census_view {
+	const char *phase;
+	struct slabmem_point *pts;
+	int nr;
+	const char *base, *other;	/* the two runs' points' labels */
+};
+
+/* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
+void report_wrap(struct strbuf *b, int indent, const char *text);
+
+/* report_memory.c: the summary's memory sentence, of the two runs compared. */
+void report_census_sentence(struct strbuf *s, const struct comparison *c,
+			    const struct census_view *v);
+/*
+ * The subject's memory result: Slab + Percpu of the two runs compared,
+ * "x1.12 (95% CI x1.08 to x1.16)", when its interval excludes x1.00;
+ * NULL otherwise.
+ */
+char *report_memory_change(const struct comparison *c, const struct census_view *v);
+void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
+		   const struct census_view *v);
+
+/* report_setup.c */
+void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+/* "To reproduce": the commands that run both sides and report them. */
+void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+
+/* report_results.c */
+void report_results(struct strbuf *b, const struct comparison *c);
+void report_profiles(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+
+#endif

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * How the report's runs ran: the guests, clock and boots (Setup), both
+ * kernels and how their configs differ (Kernels), and the commands that
+ * reproduce them.
+ */
+#define _GNU_SOURCE
+#include "report_sections.h"
+#include "json.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* "  name       value", continuation lines under the value. */
+static void field(struct strbuf *b, const char *name, const char *value)
+{
+	struct strbuf w = { 0 };
+
+	report_wrap(&w, 13, *value ? value : "-");
+	sb_addf(b, "  %-10s %s", name, w.s + 13);
+	free(w.s);
+}
+
+/*
+ * The options that change an alloc+free's cost or what the caches hold
+ * (runner.c's list), per side, or once when both sides agree: a small
+ * kernel has none of a distribution's hardening, and a reader must see it.
+ */
+static void slab_options(struct strbuf *b, const cJSON *const *docs)
+{
+	struct strbuf line[2] = { { 0 }, { 0 } };
+	const cJSON *o;
+
+	for (int r = 0; r < 2; r++) {
+		cJSON_ArrayForEach(o, run_slab_options(docs[r]))
+			if (cJSON_IsString(o))
+				sb_addf(&line[r], "%s%s=%s", line[r].len ? " " : "", o->string,
+					o->valuestring);
+	}
+	if (line[0].len && line[1].len && !strcmp(line[0].s, line[1].s))
+		field(b, "options", line[0].s);
+	else
+		for (int r = 0; r < 2; r++)
+			if (line[r].len)
+				field(b, r ? "new option" : "options", line[r].s);
+	free(line[0].s);
+	free(line[1].s);
+}
+
+/* "tcg" -> what a reader must know of the clock behind the times. */
+static const char *clock_kind(const struct run_id *run)
+{
+	if (!strcmp(run->accel, "kvm"))
+		return "hardware (KVM): times are the host CPU's";
+	if (!strcmp(run->accel, "icount"))
+		return "emulation (TCG, icount): guest time counts instructions";
+	if (!strcmp(run->accel, "cost"))
+		return "emulation (TCG, icount, the cost model's plugin): guest time counts "
+		       "instructions";
+	return "emulation (TCG): times are emulated";
+}
+
+/*
+ * What ran in each guest before its after-boot snapshot, and QEMU's CPU
+ * model (it sizes task_struct): both change the after-boot figures.
+ * Results from before either was recorded show neither.
+ */
+static void guest_userspace(struct strbuf *b, const struct comparison *c,
+			    const cJSON *const *docs)
+{
+	struct boot_userspace us[2];
+	bool ran[2];
+	const char *model[2];
+	char *v[2];
+
+	for (int r = 0; r < 2; r++) {
+		ran[r] = boot_userspace(docs[r], 0, &us[r]);
+		model[r] = c->runs[r].cpu_model;
+	}
+	if (!strcmp(model[0], "?") && !strcmp(model[1], "?") && !ran[0] && !ran[1])
+		return;
+	for (int r = 0; r < 2; r++) {
+		double idle = run_after_boot_s(docs[r]);
+		char wait[48] = "";
+
+		if (idle > 0)
+			snprintf(wait, sizeof(wait), ", then %.0f s idle", idle);
+		v[r] = ran[r] ? xasprintf("QEMU -cpu %s; before the after-boot snapshot, %d busybox "
+					  "commands (fork, exec) pinned to each of %.0f of %.0f vCPUs "
+					  "in turn%s", model[r], us[r].commands, us[r].cpus_ran,
+					  us[r].cpus_online, wait) :
+				xasprintf("QEMU -cpu %s; no user space before the after-boot snapshot "
+					  "(the agent alone, on one CPU)%s", model[r], wait);
+	}
+	field(b, "boot", v[0]);
+	if (strcmp(v[0], v[1]))
+		field(b, "new boot", v[1]);
+	free(v[0]);
+	free(v[1]);
+}
+
+void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	char *v;
+
+	sb_addf(b, "\nSetup\n");
+	for (int r = 0; r < 2; r++) {
+		const struct run_id *run = &c->runs[r];
+		char nodes[32] = "";
+
+		if (run->numa_nodes > 1)
+			snprintf(nodes, sizeof(nodes), " on %.0f NUMA nodes", run->numa_nodes);
+		else if (run->possible_cpus > run->cpus)
+			snprintf(nodes, sizeof(nodes), " (%.0f possible)", run->possible_cpus);
+		v = xasprintf("%.0f vCPUs%s, %.0f MB, accelerator %s%s%s%s", run->cpus, nodes,
+			      run->mem_mb, run->accel,
+			      !strcmp(run->tcg_thread, "single") ? " on one host thread" : "",
+			      *run->cmdline ? ", kernel parameters " : "", run->cmdline);
+		field(b, r ? "new guest" : "base guest", v);
+		free(v);
+	}
+	guest_userspace(b, c, docs);
+	field(b, "clock", clock_kind(&c->runs[0]));
+	v = xasprintf("%d base, %d new, interleaved (A B A B); each boot is summarised by the "
+		      "median of its repeats and times are tested across boots", c->boots[0],
+		      c->boots[1]);
+	field(b, "boots", v);
+	free(v);
+	field(b, "floor", c->floor_note ? c->floor_note : "not consulted");
+	for (int r = 0; r < 2; r++) {
+		const char *base = c->runs[r].config_base, *preempt = c->runs[r].preempt;
+		const char *family = c->runs[r].config_family;
+
+		v = !strcmp(base, "?") ? xstrdup("not recorded in these results") :
+		    strcmp(family, "?") ? xasprintf("%s config: %s, %s", family, base, preempt) :
+		    xasprintf("%s, %s", base, preempt);
+		if (r == 0 || strcmp(v, "not recorded in these results"))
+			field(b, r ? "new config" : "config", v);
+		free(v);
+		if (r == 0 && !strcmp(base, c->runs[1].config_base) &&
+		    !strcmp(preempt, c->runs[1].preempt))
+			break;
+	}
+	slab_options(b, docs);
+	for (int r = 0; r < 2; r++) {
+		const char *geometry = c->runs[r].cost_geometry;
+
+		/* The new guest's only when it differs from the base's. */
+		if (!strcmp(geometry, "?") || (r && !strcmp(geometry, c->runs[0].cost_geometry)))
+			continue;
+		v = xasprintf("%sa TCG plugin (docs/cost-model.md). Instructions, loads, "
+			      "stores, locked and irq-flag instructions per op are exact "
+			      "counts, the same on every run; cache misses per op are a "
+			      "model's (LRU caches %s, no prefetchers), not measured.",
+			      r ? "new guest: " : "", geometry);
+		field(b, "cost model", v);
+		free(v);
+	}
+	field(b, "QEMU", c->runs[0].qemu);
+	field(b, "host CPU", c->runs[0].host_cpu);
+	if (c->runs[0].emulated || c->runs[1].emulated)
+		field(b, "WARNING", "Times were emulated. Under TCG every guest instruction "
+		      "is translated and run by QEMU on the host, and the guest's clock is "
+		      "the host's: a time is how fast the host emulated that code, on a "
+		      "host shared with whatever else ran. It is not the time on hardware, "
+		      "and neither is a ratio of two such times: there is no cache or TLB "
+		      "model, translated blocks cost what they cost on the host, and "
+		      "remote or parallel tests measure host scheduling. The times are "
+		      "marked 'emulated' below. Counts (hit rates, objects, pages) are "
+		      "exact under any accelerator; run under KVM for times that mean "
+		      "hardware.");
+	for (int i = 0; i < c->nr_warnings; i++) {
+		if (strstr(c->warnings[i], "emulated"))
+			continue;
+		field(b, "warning", c->warnings[i]);
+	}
+}
+
+void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	const cJSON *la = run_allocator_config(docs[0]);
+	const cJSON *lb = run_allocator_config(docs[1]), *l;
+	const char *sa = c->runs[0].common_config, *sb = c->runs[1].common_config;
+
+	sb_addf(b, "\nKernels\n");
+	for (int r = 0; r < 2; r++) {
+		const struct run_id *run = &c->runs[r];
+		char *v = xasprintf("%s %s, variant %s, tree %s, build %s", run->allocator,
+				    run->release, run->variant, run->tree, run->build_hash);
+
+		field(b, r ? "new" : "base", v);
+		free(v);
+		cJSON_ArrayForEach(l, run_kernel_lacks(docs[r]))
+			if (cJSON_IsString(l))
+				field(b, r ? "new lacks" : "base lacks", l->valuestring);
+	}
+	if (strcmp(sa, "?") && !strcmp(sa, sb))
+		field(b, "config", "the same but for the allocator lines:");
+	else
+		field(b, "config", "WARNING: the kernels differ in more than the allocator; "
+		      "the allocator lines differ so:");
+	json_lines_diff(b, la, lb, 13, REPORT_WIDTH - 14);
+	la = run_common_config_lines(docs[0]);
+	lb = run_common_config_lines(docs[1]);
+	if (strcmp(sa, sb) && cJSON_IsArray(la) && cJSON_IsArray(lb)) {
+		field(b, "config", "and every other line that differs (set in one only, or set otherwise):");
+		json_lines_diff(b, la, lb, 13, REPORT_WIDTH - 14);
+	}
+}
+
+/* --workload=NAME when the repository ships it, else the file's name. */
+static char *workload_arg(const cJSON *doc)
+{
+	const char *name = run_workload(doc);
+	char *path = xasprintf("%s/workloads/%s.json", slabbench_home(), name);
+	struct stat st;
+	char *arg = stat(path, &st) ? xasprintf("%s.json", name) : xstrdup(name);
+
+	free(path);
+	return arg;
+}
+
+/* The options of run that set up @run's guest. */
+static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc)
+{
+	const char *cmdline = run->cmdline;
+
+	sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus, run->mem_mb);
+	if (run->numa_nodes > 1)
+		sb_addf(b, " --numa=%.0f", run->numa_nodes);
+	if (run->possible_cpus > run->cpus)
+		sb_addf(b, " --possible-cpus=%.0f", run->possible_cpus);
+	sb_addf(b, " --boots=%d", run_nr_boots(doc));
+	for (int t = 0; t < run_nr_tests(doc); t++) {
+		if (test_profile(run_test(doc, t))) {
+			sb_addf(b, " --profile=%d", t + 1);
+			break;
+		}
+	}
+	if (*cmdline && strcmp(cmdline, "?"))
+		sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
+}
+
+/*
+ * "FIRST REST" on one line when it fits, else REST on a continuation
+ * line (a user's variants have long names); @more: a backslash follows.
+ */
+static void cmd_words(struct strbuf *b, const char *first, const char *rest, bool more)
+{
+	const char *tail = more ? " \\" : "";
+
+	if (strlen(first) + 1 + strlen(rest) + strlen(tail) <= REPORT_WIDTH)
+		sb_addf(b, "%s %s%s\n", first, rest, tail);
+	else
+		sb_addf(b, "%s \\\n      %s%s\n", first, rest, tail);
+}
+
+/*
+ * One run of both variants when their guests are alike, so that their
+ * boots interleave as they did; else one run each.
+ */
+void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+{
+	static const char *const out[] = { "base.json", "new.json" };
+	struct strbuf o[2] = { 0 };
+
+	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
+	for (int r = 0; r < 2; r++)
+		run_options(&o[r], &c->runs[r], docs[r]);
+	if (!strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant)) {
+		char *w = workload_arg(docs[0]);
+
+		char *run = xasprintf("  slabbench run --alloc=%s,%s", c->runs[0].variant,
+				      c->runs[1].variant);
+		char *wl = xasprintf("--workload=%s", w), *rep, *second;
+
+		cmd_words(b, run, wl, true);
+		sb_addf(b, "%s -o out\n", o[0].s);
+		rep = xasprintf("  slabbench report out/%s-*.json", c->runs[0].variant);
+		second = xasprintf("out/%s-*.json", c->runs[1].variant);
+		cmd_words(b, rep, second, false);
+		free(rep);
+		free(second);
+		free(run);
+		free(wl);
+		free(w);
+	} else {
+		for (int r = 0; r < 2; r++) {
+			char *w = workload_arg(docs[r]);
+
+			char *run = xasprintf("  slabbench run --alloc=%s", c->runs[r].variant);
+			char *wl = xasprintf("--workload=%s", w);
+
+			cmd_words(b, run, wl, true);
+			sb_addf(b, "%s -o %s\n", o[r].s, out[r]);
+			free(run);
+			free(wl);
+			free(w);
+		}
+		sb_addf(b, "  slabbench report base.json new.json\n");
+	}
+	free(o[0].s);
+	free(o[1].s);
+}
