@@ -440,8 +440,10 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
  */
 static void print_headlines(const cJSON *doc, const char *path)
 {
-	printf("%s, %d boot%s:\n", json_str_at(doc, "kernel.variant"), run_nr_boots(doc),
-	       run_nr_boots(doc) == 1 ? "" : "s");
+	struct run_id *id = run_ids(NULL, &doc, 1);
+
+	printf("%s, %d boot%s:\n", id->variant, run_nr_boots(doc), run_nr_boots(doc) == 1 ? "" : "s");
+	run_ids_free(id, 1);
 	printf("  %-44s %-22s %10s %9s %5s\n", "test", "metric (unit)", "median", "IQR", "boots");
 	for (int t = 0; t < run_nr_tests(doc); t++) {
 		const cJSON *test = run_test(doc, t);
