@@ -105,6 +105,11 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 	for (int r = 0; r < c->nr_runs; r++) {
 		char *list;
 
+		if (c->runs[r].jobs > 1)
+			add_warning(c, xasprintf("%s booted %.0f guests at once (-j %.0f): its times "
+						 "include the other guests' use of the host's cores and "
+						 "caches, and are not a serial run's", c->runs[r].path,
+						 c->runs[r].jobs, c->runs[r].jobs));
 		if (!c->runs[r].emulated)
 			continue;
 		list = emulated ? xasprintf("%s, %s (%s)", emulated, c->runs[r].path, c->runs[r].accel)

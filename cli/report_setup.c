@@ -234,6 +234,11 @@ static void run_options(struct strbuf *b, const struct run_id *run, const cJSON 
 	if (run->possible_cpus > run->cpus)
 		sb_addf(b, " --possible-cpus=%.0f", run->possible_cpus);
 	sb_addf(b, " --boots=%d", run_nr_boots(doc));
+	if (run->jobs > 1)
+		sb_addf(b, " -j %.0f", run->jobs);
+	if (strcmp(run->cpu_model, "?") && strcmp(run->cpu_model, "max") &&
+	    strcmp(run->cpu_model, "host"))
+		sb_addf(b, " --cpu-model=%s", run->cpu_model);
 	for (int t = 0; t < run_nr_tests(doc); t++) {
 		if (test_profile(run_test(doc, t))) {
 			sb_addf(b, " --profile=%d", t + 1);

@@ -56,6 +56,9 @@ struct run_id *run_ids(const char *const *paths, const cJSON *const *docs, int n
 		id->possible_cpus = json_num_at(docs[r], "vm.possible_cpus");
 		if (isnan(id->possible_cpus))
 			id->possible_cpus = id->cpus;
+		id->jobs = json_num_at(docs[r], "vm.jobs");
+		if (isnan(id->jobs))
+			id->jobs = 1;
 		id->emulated = cJSON_IsTrue(json_at(docs[r], "vm.emulated_time"));
 		id->label = run_label(ids, r);
 	}

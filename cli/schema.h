@@ -33,6 +33,7 @@ struct run_id {
 	double cpus, mem_mb;
 	double numa_nodes;	/* NAN in results from before --numa: one node */
 	double possible_cpus;	/* --possible-cpus; cpus in results from before it */
+	double jobs;		/* guests booted at once (-j); 1 before it was kept */
 	bool emulated;		/* times from an emulated clock (not KVM) */
 };
 

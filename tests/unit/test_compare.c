@@ -490,12 +490,13 @@ static void test_warnings(void)
 	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
 	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 5);
 	struct comparison c;
-	bool accel = false, tree = false, cpus = false, emulated = false;
+	bool accel = false, tree = false, cpus = false, emulated = false, jobs = false;
 
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "accel", cJSON_CreateString("tcg"));
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "emulated_time", cJSON_CreateTrue());
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "cpus", cJSON_CreateNumber(4));
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "kernel"), "tree", cJSON_CreateString("6.12"));
+	cJSON_AddNumberToObject(cJSON_GetObjectItem(b, "vm"), "jobs", 2);
 	CHECK(build(&c, a, b) == 0, "differing runs are still compared");
 	for (int i = 0; i < c.nr_warnings; i++) {
 		accel |= strstr(c.warnings[i], "kvm") && strstr(c.warnings[i], "tcg") &&
@@ -503,11 +504,14 @@ static void test_warnings(void)
 		tree |= strstr(c.warnings[i], "kernel tree 6.1 vs 6.12") != NULL;
 		cpus |= strstr(c.warnings[i], "guest CPUs 2 vs 4") != NULL;
 		emulated |= strstr(c.warnings[i], "emulated in b.json (tcg)") != NULL;
+		jobs |= strstr(c.warnings[i], "b.json booted 2 guests at once (-j 2)") != NULL;
+		CHECK(!strstr(c.warnings[i], "a.json booted"), "a serial run: no -j warning");
 	}
 	CHECK(accel, "different accelerators: warned");
 	CHECK(tree, "different kernel trees: warned");
 	CHECK(cpus, "different guest sizes: warned");
 	CHECK(emulated, "emulated time: warned");
+	CHECK(jobs, "guests booted at once: warned, their times are not a serial run's");
 	compare_free(&c);
 	cJSON_Delete(a);
 	cJSON_Delete(b);

@@ -522,14 +522,17 @@ static void test_possible_cpus(void)
 	for (int r = 0; r < 2; r++) {
 		docs[r] = fixture_doc(&fs[r]);
 		cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[r], "vm"), "possible_cpus", 8);
+		cJSON_AddNumberToObject(cJSON_GetObjectItem(docs[r], "vm"), "jobs", 2);
+		cJSON_AddStringToObject(cJSON_GetObjectItem(docs[r], "vm"), "cpu_model", "Haswell-v4");
 	}
 	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
 		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK(says(text, "From the slab census at 'after' with 2 CPUs (8 possible) ("),
 	      "possible CPUs: the census sentence names them");
 	CHECK(says(text, "base guest 2 vCPUs (8 possible), 512 MB") &&
-	      says(text, "--cpus=2 --mem=512 --possible-cpus=8 --boots=1"),
-	      "possible CPUs: in the setup and in the command that reproduces the run");
+	      says(text, "--cpus=2 --mem=512 --possible-cpus=8 --boots=1 -j 2 --cpu-model=Haswell-v4"),
+	      "possible CPUs, guests at once and the CPU model: in the setup and in the command "
+	      "that reproduces the run");
 	free(text);
 	compare_free(&c);
 	cJSON_Delete(docs[0]);
