@@ -40,6 +40,7 @@ CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agen
 	tcg/cachesim.c
 CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h \
 	tcg/cachesim.h
+SAN_LIB := $(BUILD)/libslabbench-san.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # The cost-model plugin (tcg/) is loaded by QEMU, not linked with the
@@ -98,9 +99,19 @@ $(BUILD)/tests/test_agentjson: tests/unit/test_agentjson.c tests/unit/check.h $(
 	$(CC) -std=gnu11 $(WARN) -Itests/unit -Ivm/agent -Iinclude/uapi -O1 -g $(SAN) -o $@ $< \
 		$(AGENT_JSON) -lcjson -lm
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(CLI_LIB) $(CLI_HDRS) Makefile
+# The library is compiled under the sanitizers once, not once per test:
+# a fresh `make test` spent minutes recompiling it for each.
+$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(CLI_LIB))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/san/%.o: %.c $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(CLI_LIB) $(LIBS)
+	$(CC) $(SB_CFLAGS) -O1 -g $(SAN) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(SAN_LIB) $(CLI_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(SAN_LIB) $(LIBS)
 
 # The packages come before anything is compiled: the program links cJSON
 # and GSL.
