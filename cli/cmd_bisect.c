@@ -16,7 +16,6 @@
 #include "runner.h"
 #include "strbuf.h"
 #include "util.h"
-#include "workload.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -406,7 +405,7 @@ static char *resolve(const char *tree, const char *what, const char *rev)
 	return c;
 }
 
-static int check_args(struct bisect *b, char **tree, char **good, char **bad)
+static int check_args(struct bisect *b, char **tree, char **workload, char **good, char **bad)
 {
 	char *gitdir;
 	const char *dot = strchr(b->metric ? b->metric : "", '.');
@@ -415,13 +414,8 @@ static int check_args(struct bisect *b, char **tree, char **good, char **bad)
 		return error("bisect: --tree, --good, --bad, --metric and --threshold are needed");
 	if (!dot || dot == b->metric || !dot[1])
 		return error("bisect: --metric: '%s' is not TEST.METRIC", b->metric);
-	if (strpbrk(b->r.alloc_config, "\n#") || !*b->r.alloc_config)
-		return error("bisect: --alloc-config: '%s' is not a list of fragments", b->r.alloc_config);
-	*tree = realpath(b->r.tree, NULL);
-	if (!*tree)
-		return error("bisect: --tree: %s: %s", b->r.tree, strerror(errno));
-	if (strpbrk(*tree, " \t\n"))
-		return error("bisect: --tree: %s: a path with blanks cannot be a variant's tree", *tree);
+	if (revision_setup(&b->r, tree, workload))
+		return -1;
 	gitdir = git_line(*tree, "rev-parse", "--git-dir", NULL);
 	if (!gitdir)
 		return error("bisect: --tree: %s is not a git tree", *tree);
@@ -476,17 +470,8 @@ int cmd_bisect(int argc, char **argv)
 		return step(step_dir);
 	/* Reading the user's tree must not refresh its index. */
 	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-	if (check_args(&b, &tree, &good, &bad))
+	if (check_args(&b, &tree, &workload, &good, &bad))
 		goto out;
-	if (!b.r.boots)
-		b.r.boots = strcmp(b.r.vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
-	if (strcmp(b.r.vm.accel, "cost") && b.r.boots < CMP_MIN_BOOTS) {
-		error("bisect: --boots=%ld: a time is judged across %d boots or more (or use "
-		      "--accel=cost)", b.r.boots, CMP_MIN_BOOTS);
-		goto out;
-	}
-	workload = workload_resolve(b.r.workload);
-	b.r.workload = workload;
 	dir = output ? xstrdup(output) : xasprintf("results/bisect-%.12s-%.12s", good, bad);
 	if (mkdir_p(dir))
 		goto out;
@@ -502,7 +487,6 @@ int cmd_bisect(int argc, char **argv)
 		error("bisect: cannot clone %s into %s", tree, repo);
 		goto out;
 	}
-	b.r.tree = tree;
 	b.good = good;
 	b.bad = bad;
 	ret = 1;

@@ -18,7 +18,6 @@
 #include "revision.h"
 #include "runner.h"
 #include "util.h"
-#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -439,7 +438,7 @@ int cmd_watch(int argc, char **argv)
 		OPT_VM(&w.r.vm, 1),
 		{ .type = OPT_T_LONG, .name = "boots", .value = &w.r.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "boots per commit",
-		  .deftext = "1 with --accel=cost, else " OPT_STR(RUN_BOOTS) },
+		  .deftext = OPT_STR(RUN_COST_BOOTS) " with --accel=cost, else " OPT_STR(RUN_BOOTS) },
 		OPT_INTEGER("poll", &w.poll, "S", 0, 86400 * 7, "s",
 			    "look again every S seconds (0: once, for cron)"),
 		{ .type = OPT_T_STRING, .name = "from", .value = &w.mail.from, .argh = "ADDR",
@@ -462,30 +461,13 @@ int cmd_watch(int argc, char **argv)
 		error("watch: --tree, --branch and --baseline are needed");
 		goto out;
 	}
-	tree = realpath(w.r.tree, NULL);
-	if (!tree) {
-		error("watch: --tree: %s: %s", w.r.tree, strerror(errno));
+	if (revision_setup(&w.r, &tree, &workload))
 		goto out;
-	}
-	if (strpbrk(tree, " \t\n")) {
-		error("watch: --tree: %s: a path with blanks cannot be a variant's tree", tree);
-		goto out;
-	}
-	w.r.tree = tree;
 	baseline = git_commit(tree, w.baseline);
 	if (!baseline) {
 		error("watch: --baseline: %s has no revision '%s'", tree, w.baseline);
 		goto out;
 	}
-	if (!w.r.boots)
-		w.r.boots = strcmp(w.r.vm.accel, "cost") ? RUN_BOOTS : 1;
-	if (strcmp(w.r.vm.accel, "cost") && w.r.boots < CMP_MIN_BOOTS) {
-		error("watch: --boots=%ld: a time is judged across %d boots or more (or use "
-		      "--accel=cost)", w.r.boots, CMP_MIN_BOOTS);
-		goto out;
-	}
-	workload = workload_resolve(w.r.workload);
-	w.r.workload = workload;
 	if (state) {
 		abs = mkdir_p(state) ? NULL : realpath(state, NULL);
 	} else {

@@ -4,6 +4,7 @@
 #include "noise.h"
 #include "runner.h"
 #include "util.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+int revision_setup(struct revision_run *r, char **tree, char **workload)
+{
+	if (!*r->alloc_config || strpbrk(r->alloc_config, "\n#"))
+		return error("%s: --alloc-config: '%s' is not a list of fragments", r->cmd,
+			     r->alloc_config);
+	*tree = realpath(r->tree, NULL);
+	if (!*tree)
+		return error("%s: --tree: %s: %s", r->cmd, r->tree, strerror(errno));
+	if (strpbrk(*tree, " \t\n"))
+		return error("%s: --tree: %s: a path with blanks cannot be a variant's tree", r->cmd,
+			     *tree);
+	r->tree = *tree;
+	if (!r->boots)
+		r->boots = strcmp(r->vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
+	if (strcmp(r->vm.accel, "cost") && r->boots < CMP_MIN_BOOTS)
+		return error("%s: --boots=%ld: a time is judged across %d boots or more (or use "
+			     "--accel=cost)", r->cmd, r->boots, CMP_MIN_BOOTS);
+	*workload = workload_resolve(r->workload);
+	r->workload = *workload;
+	return 0;
+}
 
 char *revision_results(const struct revision_run *r, const char *commit)
 {

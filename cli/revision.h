@@ -18,6 +18,15 @@ struct revision_run {
 	struct vm_opts vm;
 };
 
+/*
+ * The user's --tree, --alloc-config, --boots and --workload made usable,
+ * in @r: the tree an absolute path without blanks (*tree), the boots'
+ * default (RUN_COST_BOOTS with the cost model, else RUN_BOOTS) and, for
+ * times, their floor, the workload resolved (*workload). The caller
+ * frees both. 0, or -1 after a message.
+ */
+int revision_setup(struct revision_run *r, char **tree, char **workload);
+
 /* DIR/<12 hex>.json: @commit's results. */
 char *revision_results(const struct revision_run *r, const char *commit);
 
