@@ -109,7 +109,8 @@ $(BUILD)/san/%.o: %.c $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -O1 -g $(SAN) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(SAN_LIB) $(CLI_HDRS) Makefile
+# A test is rebuilt when a fixture header it may include changes.
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(SAN_LIB) $(LIBS)
 

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "census.h"
+#include "json.h"
 #include "procfs.h"
 #include "util.h"
 
@@ -396,17 +397,16 @@ static cJSON *verdict_json(enum verdict v)
 }
 
 /* Combines the verdicts of records: off if any is. */
-static void judge(enum verdict *v, bool exact)
+static void verdict_add(enum verdict *v, bool exact)
 {
 	if (*v != OFF)
 		*v = exact ? EXACT : OFF;
 }
 
+/* A record's figure, 0 where it has none. */
 static double num(const cJSON *rec, const char *field)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(rec, field);
-
-	return cJSON_IsNumber(f) ? f->valuedouble : 0;
+	return json_num_or(rec, field, 0);
 }
 
 static const char *who(const cJSON *rec)
@@ -425,7 +425,7 @@ static void check_objects(struct checks *k, const cJSON *rec, enum verdict *v)
 		return;
 	for (size_t i = 0; i < CENSUS_NR_FREE; i++)
 		sum += num(rec, census_free_fields[i]);
-	judge(v, sum == num(rec, "objects"));
+	verdict_add(v, sum == num(rec, "objects"));
 	if (sum != num(rec, "objects"))
 		failed(k, "objects: %s: objects=%.0f, but live and free_* add up to %.0f "
 		       "(residual %+.0f)", who(rec), num(rec, "objects"), sum,
@@ -449,7 +449,7 @@ static void check_lists(struct checks *k, const cJSON *rec, enum verdict *v)
 	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
 		sum += num(rec, lists[i]);
 	exact = sum == num(rec, "slabs") && num(rec, "live") >= 0 && num(rec, "full_slabs") >= 0;
-	judge(v, exact);
+	verdict_add(v, exact);
 	if (sum != num(rec, "slabs"))
 		failed(k, "lists: %s: slabs=%.0f, but its lists hold %.0f (residual %+.0f)",
 		       who(rec), num(rec, "slabs"), sum, num(rec, "slabs") - sum);
@@ -472,7 +472,7 @@ static void check_node(struct checks *k, const cJSON *rec, enum verdict *v)
 
 		if (!cJSON_GetObjectItemCaseSensitive(rec, pairs[i][1]))
 			continue;
-		judge(v, walk == node);
+		verdict_add(v, walk == node);
 		if (walk != node)
 			failed(k, "node: %s: %s=%.0f, but %s=%.0f (residual %+.0f)", who(rec),
 			       pairs[i][0], walk, pairs[i][1], node, walk - node);
@@ -493,7 +493,7 @@ static void check_pages(struct checks *k, const cJSON *rec, enum verdict *v)
 			pages += f->valuedouble * (1u << order);
 		}
 	}
-	judge(v, slabs == num(rec, "slabs") && pages == num(rec, "pages"));
+	verdict_add(v, slabs == num(rec, "slabs") && pages == num(rec, "pages"));
 	if (slabs != num(rec, "slabs"))
 		failed(k, "pages: %s: slabs=%.0f, but the slabs_oK add up to %.0f", who(rec),
 		       num(rec, "slabs"), slabs);
@@ -525,7 +525,7 @@ static void check_sums(struct checks *k, const cJSON *caches, const cJSON *total
 		}
 		if (!cached)
 			continue;
-		judge(v, sum == f->valuedouble);
+		verdict_add(v, sum == f->valuedouble);
 		if (sum != f->valuedouble)
 			failed(k, "sums: total %s=%.0f, but the caches add up to %.0f", f->string,
 			       f->valuedouble, sum);
@@ -603,12 +603,12 @@ static cJSON *check_slabinfo(struct checks *k, const cJSON *caches, const char *
 			i++;
 		}
 		if (!l) {
-			judge(&v, false);
+			verdict_add(&v, false);
 			failed(k, "slabinfo: %s: no line for it", who(c));
 			continue;
 		}
 		used[i] = true;
-		judge(&v, num(l, "num_objs") == objects && num(l, "active_objs") == active &&
+		verdict_add(&v, num(l, "num_objs") == objects && num(l, "active_objs") == active &&
 		      num(l, "num_slabs") == num(c, "slabs"));
 		if (num(l, "num_objs") != objects)
 			failed(k, "slabinfo: %s: num_objs %.0f, but objects=%.0f", who(c),
@@ -623,7 +623,7 @@ static cJSON *check_slabinfo(struct checks *k, const cJSON *caches, const char *
 	n = 0;
 	cJSON_ArrayForEach(l, lines) {
 		if (!used[n++]) {
-			judge(&v, false);
+			verdict_add(&v, false);
 			failed(k, "slabinfo: %s: a line the census has no cache record for", who(l));
 		}
 	}
@@ -673,7 +673,7 @@ static cJSON *check_slub_sysfs(struct checks *k, const cJSON *caches, const char
 		};
 
 		if (!e) {
-			judge(&v, false);
+			verdict_add(&v, false);
 			failed(k, "sysfs: %s: no /sys/kernel/slab entry", who(c));
 			continue;
 		}
@@ -681,7 +681,7 @@ static cJSON *check_slub_sysfs(struct checks *k, const cJSON *caches, const char
 			const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, want[i].attr);
 			bool same = cJSON_IsNumber(a) && a->valuedouble == want[i].census;
 
-			judge(&v, same);
+			verdict_add(&v, same);
 			if (!a)
 				failed(k, "sysfs: %s: no %s", who(c), want[i].attr);
 			else if (!same)

@@ -10,13 +10,12 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
-#include "noise.h"
 #include "options.h"
 #include "report.h"
+#include "revision.h"
 #include "runner.h"
 #include "strbuf.h"
 #include "util.h"
-#include "workload.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -32,26 +31,14 @@ enum { STEP_GOOD = 0, STEP_BAD = 1, STEP_SKIP = 125, STEP_ABORT = 128 };
 
 /* What every step needs, saved in DIR/bisect.json for the steps git runs. */
 struct bisect {
-	const char *dir, *tree, *good, *bad, *alloc_config, *workload, *metric;
+	const char *good, *bad, *metric;
 	double threshold;
-	long boots;
-	struct vm_opts vm;
+	struct revision_run r;
 };
 
 static char *repo_path(const struct bisect *b)
 {
-	return xasprintf("%s/repo.git", b->dir);
-}
-
-/* "bisect-<12 hex>": the step's variant, named by its commit. */
-static char *variant_name(const char *commit)
-{
-	return xasprintf("bisect-%.12s", commit);
-}
-
-static char *results_path(const struct bisect *b, const char *commit)
-{
-	return xasprintf("%s/%.12s.json", b->dir, commit);
+	return xasprintf("%s/repo.git", b->r.dir);
 }
 
 /*
@@ -60,22 +47,22 @@ static char *results_path(const struct bisect *b, const char *commit)
  * command's own.
  */
 #define BISECT_OPTS(b)									\
-	OPT_STRING(0, "tree", &(b)->tree, "DIR", "the git tree (only read)"),		\
+	OPT_STRING(0, "tree", &(b)->r.tree, "DIR", "the git tree (only read)"),		\
 	OPT_STRING(0, "good", &(b)->good, "REV", "a revision without the regression"),	\
 	OPT_STRING(0, "bad", &(b)->bad, "REV", "a revision with it"),			\
-	{ .type = OPT_T_STRING, .name = "alloc-config", .value = &(b)->alloc_config,	\
+	{ .type = OPT_T_STRING, .name = "alloc-config", .value = &(b)->r.alloc_config,	\
 	  .argh = "LIST", .help = "the variant's config: vm/config fragments, or a\n"	\
 				  "config file then fragments (as in a variants file)",	\
 	  .deftext = "\"base alloc-slub\"" },						\
-	OPT_STRING(0, "workload", &(b)->workload, "FILE",				\
+	OPT_STRING(0, "workload", &(b)->r.workload, "FILE",				\
 		   "a workload file, or a name in workloads/"),				\
 	OPT_STRING(0, "metric", &(b)->metric, "TEST.METRIC",				\
 		   "the metric that regressed, e.g.\nfastpath.instructions_per_op; TEST is a "	\
 		   "test's\nname or its number in the workload (1.ns_per_op)"),		\
 	OPT_DOUBLE("threshold", &(b)->threshold, "PCT", 0, 1000, true,			\
 		   "the smallest change in percent that is a regression"),		\
-	OPT_VM(&(b)->vm, 1),								\
-	{ .type = OPT_T_LONG, .name = "boots", .value = &(b)->boots, .argh = "N", .min = 1,	\
+	OPT_VM(&(b)->r.vm, 1),								\
+	{ .type = OPT_T_LONG, .name = "boots", .value = &(b)->r.boots, .argh = "N", .min = 1,	\
 	  .max = 100, .help = "boots per revision",					\
 	  .deftext = OPT_STR(RUN_COST_BOOTS) " with --accel=cost, else " OPT_STR(RUN_BOOTS) }
 
@@ -88,7 +75,7 @@ static int save(struct bisect *b)
 {
 	struct opt opts[] = { BISECT_OPTS(b), OPT_END() };
 	cJSON *j = options_to_json(opts);
-	char *path = state_path(b->dir), *text = cJSON_Print(j);
+	char *path = state_path(b->r.dir), *text = cJSON_Print(j);
 	int ret;
 
 	ret = write_output(path, text);
@@ -108,49 +95,14 @@ static int load(const char *dir, struct bisect *b, cJSON **j)
 	*j = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	memset(b, 0, sizeof(*b));
-	b->dir = dir;
+	b->r.cmd = "bisect";
+	b->r.dir = dir;
 	b->threshold = NAN;
-	if (!*j || options_from_json(path, opts, *j) || !b->tree || !b->good || !b->bad ||
-	    !b->alloc_config || !b->workload || !b->metric || isnan(b->threshold) ||
-	    !b->vm.accel || !b->boots)
+	if (!*j || options_from_json(path, opts, *j) || !b->r.tree || !b->good || !b->bad ||
+	    !b->r.alloc_config || !b->r.workload || !b->metric || isnan(b->threshold) ||
+	    !b->r.vm.accel || !b->r.boots)
 		ret = error("bisect: %s: not a bisection's options", path);
 	free(path);
-	return ret;
-}
-
-/*
- * Adds @commit's variant to the bisection's variants file, which the
- * runs read as the user's (SLABBENCH_VARIANTS).
- */
-static int add_variant(const struct bisect *b, const char *commit)
-{
-	char *path = xasprintf("%s/variants", b->dir), *name = variant_name(commit);
-	FILE *f = fopen(path, "a");
-	int ret = 0;
-
-	if (!f || fprintf(f, "%s %s@%s %s\n", name, b->tree, commit, b->alloc_config) < 0)
-		ret = error("bisect: %s: %s", path, strerror(errno));
-	if (f && fclose(f))
-		ret = error("bisect: %s: %s", path, strerror(errno));
-	setenv("SLABBENCH_VARIANTS", path, 1);
-	free(path);
-	free(name);
-	return ret;
-}
-
-/* Builds, boots and runs @commit; 0, or the runner's exit status. */
-static int run_commit(const struct bisect *b, const char *commit)
-{
-	char *name = variant_name(commit), *out = results_path(b, commit);
-	struct runner_opts o = {
-		.vm = b->vm, .allocs = name, .workload = b->workload, .output = out,
-		.boots = b->boots, .quiet = true,
-	};
-	int ret;
-
-	ret = add_variant(b, commit) ? 2 : runner_run(&o);
-	free(name);
-	free(out);
 	return ret;
 }
 
@@ -175,34 +127,26 @@ static bool names_test(const struct cmp_row *row, const char *test)
  * and compare calls that a change (exact counts: any change; times:
  * significant across boots and beyond the noise floor).
  */
-static int judge(const struct bisect *b, const char *commit, struct verdict *v)
+static int verdict_of(const struct bisect *b, const char *commit, struct verdict *v)
 {
-	char *paths[2] = { results_path(b, b->good), results_path(b, commit) };
 	char *test = xstrdup(b->metric), *metric = test + strcspn(test, ".");
-	char *noise_file = noise_path();
-	struct comparison c = { 0 };
+	struct revision_pair p;
 	const struct cmp_row *row = NULL;
-	cJSON **docs = NULL, *noise = NULL;
-	bool missing = false;
 	int ret = -1, rows = 0;
 
 	/* A state without TEST.METRIC names no row, which is refused below. */
 	if (*metric)
 		*metric++ = '\0';
-	docs = compare_load((const char *const *)paths, 2, false);
-	noise = noise_load(noise_file, &missing);
-	if (!docs || (!noise && !missing) ||
-	    compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
-			  noise, noise_file))
+	if (revision_pair_load(&p, &b->r, b->good, commit))
 		goto out;
-	for (int i = 0; i < c.nr_rows; i++)
-		if (names_test(&c.rows[i], test) && !strcmp(c.rows[i].metric, metric)) {
-			row = row ? row : &c.rows[i];
+	for (int i = 0; i < p.c.nr_rows; i++)
+		if (names_test(&p.c.rows[i], test) && !strcmp(p.c.rows[i].metric, metric)) {
+			row = row ? row : &p.c.rows[i];
 			rows++;
 		}
 	if (!row || rows > 1 || !row->cells[0].present || !row->cells[0].has_pct) {
 		error("bisect: %s: %s names %d rows with a change (it must name one: give the "
-		      "test's number in the workload, or a workload without a sweep)", paths[1],
+		      "test's number in the workload, or a workload without a sweep)", p.paths[1],
 		      b->metric, rows);
 		goto out;
 	}
@@ -213,13 +157,8 @@ static int judge(const struct bisect *b, const char *commit, struct verdict *v)
 		 fabs(v->pct) >= b->threshold;
 	ret = 0;
 out:
-	compare_free(&c);
-	compare_unload(docs, 2);
-	cJSON_Delete(noise);
-	free(noise_file);
+	revision_pair_free(&p);
 	free(test);
-	free(paths[0]);
-	free(paths[1]);
 	return ret;
 }
 
@@ -227,7 +166,7 @@ out:
 static void log_step(const struct bisect *b, const char *commit, const char *what,
 		     const struct verdict *v)
 {
-	char *path = xasprintf("%s/steps", b->dir);
+	char *path = xasprintf("%s/steps", b->r.dir);
 	FILE *f = fopen(path, "a");
 
 	if (f) {
@@ -254,12 +193,12 @@ static int step(const char *dir)
 	if (!commit) {
 		error("bisect: %s: no BISECT_HEAD", repo);
 		ret = STEP_ABORT;
-	} else if (run_commit(&b, commit)) {
+	} else if (revision_run(&b.r, commit)) {
 		fprintf(stderr, "slabbench: bisect: skipping %.12s: it did not build, boot or "
 			"run its workload (see above)\n", commit);
 		log_step(&b, commit, "skip", NULL);
 		ret = STEP_SKIP;
-	} else if (judge(&b, commit, &v)) {
+	} else if (verdict_of(&b, commit, &v)) {
 		ret = STEP_ABORT;
 	} else {
 		fprintf(stderr, "slabbench: bisect: %.12s is %s: %s %.6g (%+.2f%%)\n", commit,
@@ -321,26 +260,19 @@ static char *subject_line(const struct bisect *b, const char *commit, double pct
 static int write_report(const struct bisect *b, const char *first, const struct verdict *v,
 			const struct verdict *vbad, int tested, int skipped)
 {
-	char *paths[2] = { results_path(b, b->good), results_path(b, first) };
-	char *out = xasprintf("%s/report.txt", b->dir), *noise_file = noise_path();
+	char *out = xasprintf("%s/report.txt", b->r.dir);
 	char *title = commit_title(b, first), *text = NULL, *line;
-	struct comparison c = { 0 };
+	struct revision_pair p;
 	struct strbuf s = { 0 };
-	cJSON **docs, *noise;
-	bool missing = false;
 	int ret = -1;
 
-	docs = compare_load((const char *const *)paths, 2, false);
-	noise = noise_load(noise_file, &missing);
-	if (docs && (noise || missing) &&
-	    !compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
-			   noise, noise_file)) {
-		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	if (!revision_pair_load(&p, &b->r, b->good, first)) {
+		text = report_text(&p.c, (const cJSON *const *)p.docs, 2, NULL);
 		line = subject_line(b, first, v->pct);
 		sb_addf(&s, "%s\n\nslabbench bisected a %+.1f%% change of %s\n(threshold %g%%) to\n\n",
 			line, v->pct, b->metric, b->threshold);
 		sb_addf(&s, "%.*s\n\nin the tree\n\n%.*s\n\n", REPORT_WIDTH, title, REPORT_WIDTH,
-			b->tree);
+			b->r.tree);
 		sb_addf(&s, "  %-11s %-14s %s\n", "", "commit", b->metric);
 		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "good", b->good, v->good_value);
 		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "bad", b->bad, vbad->value);
@@ -349,7 +281,7 @@ static int write_report(const struct bisect *b, const char *first, const struct 
 			"or boot). Below: the first bad commit against the good one. The\n"
 			"variants it names are those of\n\n%.*s/variants\n\n"
 			"(SLABBENCH_VARIANTS=that file for the commands at its end).\n",
-			tested, skipped, REPORT_WIDTH - 9, b->dir);
+			tested, skipped, REPORT_WIDTH - 9, b->r.dir);
 		free(line);
 		/* The report's own subject (folded, maybe) gives way to the commit's. */
 		sb_addf(&s, "%s", strstr(text, "\n\n") ? strstr(text, "\n\n") : "");
@@ -357,23 +289,18 @@ static int write_report(const struct bisect *b, const char *first, const struct 
 		if (!ret)
 			printf("report: %s\n", out);
 	}
-	compare_free(&c);
-	compare_unload(docs, 2);
-	cJSON_Delete(noise);
-	free(noise_file);
+	revision_pair_free(&p);
 	free(text);
 	free(s.s);
 	free(title);
 	free(out);
-	free(paths[0]);
-	free(paths[1]);
 	return ret;
 }
 
 /* Counts DIR/steps' verdicts: commits that ran, and those skipped. */
 static void count_steps(const struct bisect *b, int *tested, int *skipped)
 {
-	char *path = xasprintf("%s/steps", b->dir), *text = read_file(path, NULL), *p;
+	char *path = xasprintf("%s/steps", b->r.dir), *text = read_file(path, NULL), *p;
 
 	*tested = *skipped = 0;
 	for (p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
@@ -392,11 +319,11 @@ static int measure_ends(const struct bisect *b, struct verdict *vbad)
 	const char *ends[2] = { b->good, b->bad };
 
 	for (int i = 0; i < 2; i++) {
-		if (run_commit(b, ends[i]))
+		if (revision_run(&b->r, ends[i]))
 			return error("bisect: the %s revision %.12s did not build, boot or run "
 				     "its workload", i ? "bad" : "good", ends[i]);
 	}
-	if (judge(b, b->bad, vbad))
+	if (verdict_of(b, b->bad, vbad))
 		return -1;
 	log_step(b, b->good, "good", NULL);
 	log_step(b, b->bad, vbad->bad ? "bad" : "good", vbad);
@@ -411,20 +338,16 @@ static int measure_ends(const struct bisect *b, struct verdict *vbad)
 /* git bisect run with this program's step; the first bad commit, or NULL. */
 static char *bisect_run(const struct bisect *b)
 {
-	char self[PATH_MAX], *repo = repo_path(b), *log = xasprintf("%s/bisect-run.log", b->dir);
-	char *step_arg = xasprintf("--step=%s", b->dir), *out = NULL, *first = NULL, *p;
+	char *self = self_exe(), *repo = repo_path(b);
+	char *log = xasprintf("%s/bisect-run.log", b->r.dir);
+	char *step_arg = xasprintf("--step=%s", b->r.dir), *out = NULL, *first = NULL, *p;
 	char *argv[] = { "git", "-C", repo, "bisect", "run", self, "bisect", step_arg, NULL };
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *started;
 
-	if (n < 0) {
+	if (!self) {
 		error("bisect: /proc/self/exe: %s", strerror(errno));
 		goto out;
 	}
-	self[n] = '\0';
-	/* Rebuilt while bisecting: the steps run the program now at that path. */
-	if (n > 10 && !strcmp(self + n - 10, " (deleted)"))
-		self[n - 10] = '\0';
 	started = git_line(repo, "bisect", "start", "--no-checkout", b->bad, b->good, NULL);
 	if (!started) {
 		error("bisect: git bisect start failed in %s", repo);
@@ -448,6 +371,7 @@ out:
 	free(step_arg);
 	free(log);
 	free(repo);
+	free(self);
 	return first;
 }
 
@@ -481,22 +405,17 @@ static char *resolve(const char *tree, const char *what, const char *rev)
 	return c;
 }
 
-static int check_args(struct bisect *b, char **tree, char **good, char **bad)
+static int check_args(struct bisect *b, char **tree, char **workload, char **good, char **bad)
 {
 	char *gitdir;
 	const char *dot = strchr(b->metric ? b->metric : "", '.');
 
-	if (!b->tree || !b->good || !b->bad || !b->metric || isnan(b->threshold))
+	if (!b->r.tree || !b->good || !b->bad || !b->metric || isnan(b->threshold))
 		return error("bisect: --tree, --good, --bad, --metric and --threshold are needed");
 	if (!dot || dot == b->metric || !dot[1])
 		return error("bisect: --metric: '%s' is not TEST.METRIC", b->metric);
-	if (strpbrk(b->alloc_config, "\n#") || !*b->alloc_config)
-		return error("bisect: --alloc-config: '%s' is not a list of fragments", b->alloc_config);
-	*tree = realpath(b->tree, NULL);
-	if (!*tree)
-		return error("bisect: --tree: %s: %s", b->tree, strerror(errno));
-	if (strpbrk(*tree, " \t\n"))
-		return error("bisect: --tree: %s: a path with blanks cannot be a variant's tree", *tree);
+	if (revision_setup(&b->r, tree, workload))
+		return -1;
 	gitdir = git_line(*tree, "rev-parse", "--git-dir", NULL);
 	if (!gitdir)
 		return error("bisect: --tree: %s is not a git tree", *tree);
@@ -526,8 +445,9 @@ int cmd_bisect(int argc, char **argv)
 			 "the figures of good, bad and first bad, and DIR/report.txt.\n",
 	};
 	struct bisect b = {
-		.alloc_config = "base alloc-slub", .workload = "quick", .threshold = NAN,
-		.vm = { .accel = "auto", .numa = 1 },
+		.threshold = NAN,
+		.r = { .cmd = "bisect", .alloc_config = "base alloc-slub", .workload = "quick",
+		       .vm = { .accel = "auto", .numa = 1 } },
 	};
 	const char *step_dir = NULL, *output = NULL;
 	char *tree = NULL, *good = NULL, *bad = NULL, *dir = NULL, *absdir = NULL;
@@ -550,40 +470,30 @@ int cmd_bisect(int argc, char **argv)
 		return step(step_dir);
 	/* Reading the user's tree must not refresh its index. */
 	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-	if (check_args(&b, &tree, &good, &bad))
+	if (check_args(&b, &tree, &workload, &good, &bad))
 		goto out;
-	if (!b.boots)
-		b.boots = strcmp(b.vm.accel, "cost") ? RUN_BOOTS : RUN_COST_BOOTS;
-	if (strcmp(b.vm.accel, "cost") && b.boots < CMP_MIN_BOOTS) {
-		error("bisect: --boots=%ld: a time is judged across %d boots or more (or use "
-		      "--accel=cost)", b.boots, CMP_MIN_BOOTS);
-		goto out;
-	}
-	workload = workload_resolve(b.workload);
-	b.workload = workload;
 	dir = output ? xstrdup(output) : xasprintf("results/bisect-%.12s-%.12s", good, bad);
 	if (mkdir_p(dir))
 		goto out;
 	absdir = realpath(dir, NULL);
-	b.dir = absdir;
+	b.r.dir = absdir;
 	repo = repo_path(&b);
 	if (!access(repo, F_OK)) {
-		error("bisect: %s holds a bisection already: give another -o", b.dir);
+		error("bisect: %s holds a bisection already: give another -o", b.r.dir);
 		goto out;
 	}
-	cloned = git_line(b.dir, "clone", "-q", "--bare", "--shared", tree, repo, NULL);
+	cloned = git_line(b.r.dir, "clone", "-q", "--bare", "--shared", tree, repo, NULL);
 	if (!cloned) {
 		error("bisect: cannot clone %s into %s", tree, repo);
 		goto out;
 	}
-	b.tree = tree;
 	b.good = good;
 	b.bad = bad;
 	ret = 1;
 	if (save(&b) || measure_ends(&b, &vbad))
 		goto out;
 	first = bisect_run(&b);
-	if (!first || judge(&b, first, &vfirst))
+	if (!first || verdict_of(&b, first, &vfirst))
 		goto out;
 	count_steps(&b, &tested, &skipped);
 	print_figures(&b, first, &vfirst, &vbad);

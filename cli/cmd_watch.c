@@ -13,16 +13,14 @@
 #include "commands.h"
 #include "compare.h"
 #include "json.h"
-#include "noise.h"
 #include "options.h"
 #include "regmail.h"
+#include "revision.h"
 #include "runner.h"
 #include "util.h"
-#include "workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,12 +30,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* r.dir: STATE, the state, results and bisections. */
 struct watch {
-	const char *tree, *branch, *baseline, *state, *outbox, *send;
-	const char *alloc_config, *workload, *metric;
+	const char *branch, *baseline, *outbox, *send, *metric;
 	double threshold;
-	long boots, poll;
-	struct vm_opts vm;
+	long poll;
+	struct revision_run r;
 	struct regmail_opts mail;
 };
 
@@ -54,7 +52,7 @@ static char *now_text(void)
 
 static char *state_path(const struct watch *w)
 {
-	return xasprintf("%s/watch.json", w->state);
+	return xasprintf("%s/watch.json", w->r.dir);
 }
 
 /*
@@ -68,7 +66,7 @@ static cJSON *state_load(const struct watch *w, const char *baseline)
 
 	if (!text) {
 		s = cJSON_CreateObject();
-		cJSON_AddStringToObject(s, "tree", w->tree);
+		cJSON_AddStringToObject(s, "tree", w->r.tree);
 		cJSON_AddStringToObject(s, "branch", w->branch);
 		cJSON_AddStringToObject(s, "baseline", baseline);
 		cJSON_AddStringToObject(s, "last_good", baseline);
@@ -79,10 +77,10 @@ static cJSON *state_load(const struct watch *w, const char *baseline)
 		error("watch: %s: not a watch's state", path);
 		cJSON_Delete(s);
 		s = NULL;
-	} else if (strcmp(json_str_at(s, "tree"), w->tree) ||
+	} else if (strcmp(json_str_at(s, "tree"), w->r.tree) ||
 		   strcmp(json_str_at(s, "branch"), w->branch)) {
 		error("watch: %s: the state of %s branch %s, not of %s branch %s: give another "
-		      "--state", path, json_str_at(s, "tree"), json_str_at(s, "branch"), w->tree,
+		      "--state", path, json_str_at(s, "tree"), json_str_at(s, "branch"), w->r.tree,
 		      w->branch);
 		cJSON_Delete(s);
 		s = NULL;
@@ -127,46 +125,6 @@ static void record(cJSON *s, const char *commit, const char *verdict, const char
 	free(t);
 }
 
-static char *results_path(const struct watch *w, const char *commit)
-{
-	return xasprintf("%s/%.12s.json", w->state, commit);
-}
-
-/* Builds, boots and runs @commit as the variant watch-COMMIT; 0 or the runner's status. */
-static int run_commit(const struct watch *w, const char *commit)
-{
-	char *vpath = xasprintf("%s/variants", w->state), *name = xasprintf("watch-%.12s", commit);
-	char *out = results_path(w, commit), *line = NULL;
-	struct runner_opts o = {
-		.vm = w->vm, .allocs = name, .workload = w->workload, .output = out,
-		.boots = w->boots, .quiet = true,
-	};
-	char *text = read_file(vpath, NULL);
-	int ret = 0;
-
-	if (!access(out, F_OK))
-		goto out;
-	line = xasprintf("%s %s@%s %s\n", name, w->tree, commit, w->alloc_config);
-	if (!text || !strstr(text, line)) {
-		FILE *f = fopen(vpath, "a");
-
-		if (!f || fputs(line, f) < 0)
-			ret = error("watch: %s: %s", vpath, strerror(errno));
-		if (f && fclose(f))
-			ret = error("watch: %s: %s", vpath, strerror(errno));
-	}
-	setenv("SLABBENCH_VARIANTS", vpath, 1);
-	if (!ret)
-		ret = runner_run(&o);
-out:
-	free(text);
-	free(line);
-	free(out);
-	free(name);
-	free(vpath);
-	return ret;
-}
-
 /* TEST.METRIC as bisect takes it: the test's name when it names one row, else its number. */
 static char *metric_name(const struct comparison *c, const struct cmp_row *row)
 {
@@ -187,28 +145,20 @@ static char *metric_name(const struct comparison *c, const struct cmp_row *row)
  * that compare calls a change, among the rows --metric names (else every
  * row outside a sweep). *metric NULL: none. -1 after a message.
  */
-static int judge(const struct watch *w, const char *good, const char *tip, char **metric,
-		 double *pct)
+static int worst_regression(const struct watch *w, const char *good, const char *tip,
+			    char **metric, double *pct)
 {
-	char *paths[2] = { results_path(w, good), results_path(w, tip) };
-	char *noise_file = noise_path();
-	struct comparison c = { 0 };
-	cJSON **docs, *noise;
-	bool missing = false;
+	struct revision_pair p;
 	const struct cmp_row *worst = NULL;
 	int ret = -1;
 
 	*metric = NULL;
-	docs = compare_load((const char *const *)paths, 2, false);
-	noise = noise_load(noise_file, &missing);
-	if (!docs || (!noise && !missing) ||
-	    compare_build(&c, (const char *const *)paths, (const cJSON *const *)docs, 2, 0.05,
-			  noise, noise_file))
+	if (revision_pair_load(&p, &w->r, good, tip))
 		goto out;
-	for (int i = 0; i < c.nr_rows; i++) {
-		const struct cmp_row *row = &c.rows[i];
+	for (int i = 0; i < p.c.nr_rows; i++) {
+		const struct cmp_row *row = &p.c.rows[i];
 		const struct cmp_cell *x = &row->cells[0];
-		char *name = metric_name(&c, row);
+		char *name = metric_name(&p.c, row);
 		bool named = w->metric ? !strcmp(name, w->metric) : !row->labels;
 
 		free(name);
@@ -218,31 +168,13 @@ static int judge(const struct watch *w, const char *good, const char *tip, char 
 			worst = row;
 	}
 	if (worst) {
-		*metric = metric_name(&c, worst);
+		*metric = metric_name(&p.c, worst);
 		*pct = worst->cells[0].pct;
 	}
 	ret = 0;
 out:
-	compare_free(&c);
-	compare_unload(docs, 2);
-	cJSON_Delete(noise);
-	free(noise_file);
-	free(paths[0]);
-	free(paths[1]);
+	revision_pair_free(&p);
 	return ret;
-}
-
-static char *self_exe(void)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n < 0)
-		return NULL;
-	self[n] = '\0';
-	if (n > 10 && !strcmp(self + n - 10, " (deleted)"))
-		self[n - 10] = '\0';
-	return xstrdup(self);
 }
 
 /* slabbench bisect of good..bad on @metric into @dir; 0 when it named a first bad commit. */
@@ -257,23 +189,23 @@ static int bisect(const struct watch *w, const char *good, const char *bad, cons
 		return error("watch: /proc/self/exe: %s", strerror(errno));
 	args[n++] = self;
 	args[n++] = "bisect";
-	args[n++] = opt[k++] = xasprintf("--tree=%s", w->tree);
+	args[n++] = opt[k++] = xasprintf("--tree=%s", w->r.tree);
 	args[n++] = opt[k++] = xasprintf("--good=%s", good);
 	args[n++] = opt[k++] = xasprintf("--bad=%s", bad);
-	args[n++] = opt[k++] = xasprintf("--alloc-config=%s", w->alloc_config);
-	args[n++] = opt[k++] = xasprintf("--workload=%s", w->workload);
+	args[n++] = opt[k++] = xasprintf("--alloc-config=%s", w->r.alloc_config);
+	args[n++] = opt[k++] = xasprintf("--workload=%s", w->r.workload);
 	args[n++] = opt[k++] = xasprintf("--metric=%s", metric);
 	args[n++] = opt[k++] = xasprintf("--threshold=%.17g", w->threshold);
-	args[n++] = opt[k++] = xasprintf("--accel=%s", w->vm.accel);
-	args[n++] = opt[k++] = xasprintf("--boots=%ld", w->boots);
-	if (w->vm.cpus_list.n)
-		args[n++] = opt[k++] = xasprintf("--cpus=%ld", w->vm.cpus_list.v[0]);
-	if (w->vm.mem)
-		args[n++] = opt[k++] = xasprintf("--mem=%ld", w->vm.mem);
-	if (w->vm.cmdline)
-		args[n++] = opt[k++] = xasprintf("--cmdline=%s", w->vm.cmdline);
-	if (w->vm.cost_geometry)
-		args[n++] = opt[k++] = xasprintf("--caches=%s", w->vm.cost_geometry);
+	args[n++] = opt[k++] = xasprintf("--accel=%s", w->r.vm.accel);
+	args[n++] = opt[k++] = xasprintf("--boots=%ld", w->r.boots);
+	if (w->r.vm.cpus_list.n)
+		args[n++] = opt[k++] = xasprintf("--cpus=%ld", w->r.vm.cpus_list.v[0]);
+	if (w->r.vm.mem)
+		args[n++] = opt[k++] = xasprintf("--mem=%ld", w->r.vm.mem);
+	if (w->r.vm.cmdline)
+		args[n++] = opt[k++] = xasprintf("--cmdline=%s", w->r.vm.cmdline);
+	if (w->r.vm.cost_geometry)
+		args[n++] = opt[k++] = xasprintf("--caches=%s", w->r.vm.cost_geometry);
 	args[n++] = opt[k++] = xasprintf("--output=%s", dir);
 	args[n] = NULL;
 	ret = run_capture(args, &out, NULL);
@@ -337,7 +269,7 @@ static bool reported(const cJSON *s, const char *first, const char *metric)
 static int regression(const struct watch *w, cJSON *s, const char *good, const char *tip,
 		      const char *metric, double pct, bool *unsent)
 {
-	char *dir = xasprintf("%s/bisect-%.12s-%.12s", w->state, good, tip);
+	char *dir = xasprintf("%s/bisect-%.12s-%.12s", w->r.dir, good, tip);
 	char *first = NULL, *mail = NULL, *mbox = NULL, *from = NULL;
 	char *report = xasprintf("%s/report.txt", dir);
 	cJSON *r;
@@ -410,9 +342,9 @@ static int watch_once(const struct watch *w, const char *baseline)
 	if (!s)
 		return 1;
 	good = xstrdup(json_str_at(s, "last_good"));
-	tip = git_commit(w->tree, w->branch);
+	tip = git_commit(w->r.tree, w->branch);
 	if (!tip) {
-		error("watch: %s has no branch %s", w->tree, w->branch);
+		error("watch: %s has no branch %s", w->r.tree, w->branch);
 		goto out;
 	}
 	if (!strcmp(tip, good) || tested(s, tip)) {
@@ -422,17 +354,17 @@ static int watch_once(const struct watch *w, const char *baseline)
 	}
 	printf("watch: %s at %.12s: testing it against %.12s\n", w->branch, tip, good);
 	fflush(stdout);
-	if (run_commit(w, tip)) {
+	if (revision_run(&w->r, tip)) {
 		printf("watch: %.12s did not build, boot or run its workload: recorded\n", tip);
 		record(s, tip, "broken", "it did not build, boot or run its workload");
 		ret = state_save(w, s) ? 1 : 0;
 		goto out;
 	}
-	if (run_commit(w, good)) {
+	if (revision_run(&w->r, good)) {
 		error("watch: the last good commit %.12s did not build, boot or run", good);
 		goto out;
 	}
-	if (judge(w, good, tip, &metric, &pct))
+	if (worst_regression(w, good, tip, &metric, &pct))
 		goto out;
 	if (!metric) {
 		printf("watch: %.12s is good against %.12s\n", tip, good);
@@ -475,14 +407,15 @@ int cmd_watch(int argc, char **argv)
 	};
 	static const char *const sends[] = { "git", "sendmail", NULL };
 	struct watch w = {
-		.alloc_config = "base alloc-slub", .workload = "cost", .threshold = 5,
-		.vm = { .accel = "cost", .numa = 1 },
+		.threshold = 5,
+		.r = { .cmd = "watch", .alloc_config = "base alloc-slub", .workload = "cost",
+		       .vm = { .accel = "cost", .numa = 1 } },
 	};
 	const char *state = NULL, *outbox = NULL;
 	char *tree = NULL, *baseline = NULL, *workload = NULL, *abs = NULL, *lock = NULL;
 	int ret = 2, fd = -1;
 	struct opt opts[] = {
-		OPT_STRING(0, "tree", &w.tree, "DIR", "the git tree (only read)"),
+		OPT_STRING(0, "tree", &w.r.tree, "DIR", "the git tree (only read)"),
 		OPT_STRING(0, "branch", &w.branch, "BRANCH", "the branch to follow"),
 		OPT_STRING(0, "baseline", &w.baseline, "REV",
 			   "the first good commit (when the state is new)"),
@@ -493,19 +426,19 @@ int cmd_watch(int argc, char **argv)
 		OPT_CHOICE("send", &w.send, "HOW", sends,
 			   "send each mail with git send-email (its\nsendemail.* settings) or "
 			   "through sendmail"),
-		{ .type = OPT_T_STRING, .name = "alloc-config", .value = &w.alloc_config,
+		{ .type = OPT_T_STRING, .name = "alloc-config", .value = &w.r.alloc_config,
 		  .argh = "LIST", .help = "the variant's config, as bisect takes it",
 		  .deftext = "\"base alloc-slub\"" },
-		OPT_STRING(0, "workload", &w.workload, "FILE",
+		OPT_STRING(0, "workload", &w.r.workload, "FILE",
 			   "a workload file, or a name in workloads/"),
 		OPT_STRING(0, "metric", &w.metric, "TEST.METRIC",
 			   "watch this one metric (else every metric\noutside a sweep)"),
 		OPT_DOUBLE("threshold", &w.threshold, "PCT", 0, 1000, true,
 			   "the smallest change in percent that is a regression"),
-		OPT_VM(&w.vm, 1),
-		{ .type = OPT_T_LONG, .name = "boots", .value = &w.boots, .argh = "N", .min = 1,
+		OPT_VM(&w.r.vm, 1),
+		{ .type = OPT_T_LONG, .name = "boots", .value = &w.r.boots, .argh = "N", .min = 1,
 		  .max = 100, .help = "boots per commit",
-		  .deftext = "1 with --accel=cost, else " OPT_STR(RUN_BOOTS) },
+		  .deftext = OPT_STR(RUN_COST_BOOTS) " with --accel=cost, else " OPT_STR(RUN_BOOTS) },
 		OPT_INTEGER("poll", &w.poll, "S", 0, 86400 * 7, "s",
 			    "look again every S seconds (0: once, for cron)"),
 		{ .type = OPT_T_STRING, .name = "from", .value = &w.mail.from, .argh = "ADDR",
@@ -524,34 +457,17 @@ int cmd_watch(int argc, char **argv)
 	if (options_parse(&usage, opts, argc, argv) < 0)
 		return 2;
 	setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-	if (!w.tree || !w.branch || !w.baseline) {
+	if (!w.r.tree || !w.branch || !w.baseline) {
 		error("watch: --tree, --branch and --baseline are needed");
 		goto out;
 	}
-	tree = realpath(w.tree, NULL);
-	if (!tree) {
-		error("watch: --tree: %s: %s", w.tree, strerror(errno));
+	if (revision_setup(&w.r, &tree, &workload))
 		goto out;
-	}
-	if (strpbrk(tree, " \t\n")) {
-		error("watch: --tree: %s: a path with blanks cannot be a variant's tree", tree);
-		goto out;
-	}
-	w.tree = tree;
 	baseline = git_commit(tree, w.baseline);
 	if (!baseline) {
 		error("watch: --baseline: %s has no revision '%s'", tree, w.baseline);
 		goto out;
 	}
-	if (!w.boots)
-		w.boots = strcmp(w.vm.accel, "cost") ? RUN_BOOTS : 1;
-	if (strcmp(w.vm.accel, "cost") && w.boots < CMP_MIN_BOOTS) {
-		error("watch: --boots=%ld: a time is judged across %d boots or more (or use "
-		      "--accel=cost)", w.boots, CMP_MIN_BOOTS);
-		goto out;
-	}
-	workload = workload_resolve(w.workload);
-	w.workload = workload;
 	if (state) {
 		abs = mkdir_p(state) ? NULL : realpath(state, NULL);
 	} else {
@@ -565,7 +481,7 @@ int cmd_watch(int argc, char **argv)
 	}
 	if (!abs)
 		goto out;
-	w.state = abs;
+	w.r.dir = abs;
 	lock = xasprintf("%s/lock", abs);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB)) {

@@ -22,9 +22,14 @@ const cJSON *json_at(const cJSON *o, const char *path)
 
 double json_num_at(const cJSON *o, const char *path)
 {
+	return json_num_or(o, path, NAN);
+}
+
+double json_num_or(const cJSON *o, const char *path, double otherwise)
+{
 	const cJSON *v = json_at(o, path);
 
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	return cJSON_IsNumber(v) ? v->valuedouble : otherwise;
 }
 
 const char *json_str_at(const cJSON *o, const char *path)

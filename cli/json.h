@@ -12,6 +12,8 @@ struct strbuf;
 const cJSON *json_at(const cJSON *o, const char *path);
 /* The same when it is a number; NAN otherwise. */
 double json_num_at(const cJSON *o, const char *path);
+/* The same, @otherwise when it is absent or no number. */
+double json_num_or(const cJSON *o, const char *path, double otherwise);
 /* The same when it is a string; "?" otherwise. */
 const char *json_str_at(const cJSON *o, const char *path);
 /*

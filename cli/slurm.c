@@ -2,6 +2,7 @@
 /* Slurm job arrays of boots (see slurm.h). */
 #define _GNU_SOURCE
 #include "slurm.h"
+#include "json.h"
 #include "options.h"
 #include "strbuf.h"
 #include "util.h"
@@ -56,13 +57,6 @@ static const char *str(const cJSON *o, const char *name)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static double num(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 /*
  * The guest's options in the table's form, its one point of --cpus
  * written as the task's, so that the task derives the machine the submit
@@ -108,7 +102,7 @@ cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v)
 		error("%s: missing or malformed", where);
 	} else if (!options_from_json(where, opts, cJSON_GetObjectItemCaseSensitive(t, "options"))) {
 		if (v->accel && v->cpus_list.n == 1)
-			vm_config_set(c, v, v->cpus_list.v[0], num(t, "timeout_s"));
+			vm_config_set(c, v, v->cpus_list.v[0], json_num_or(t, "timeout_s", 0));
 		c->label = str(t, "label");
 		c->kernel = str(t, "kernel");
 		c->initrd = str(t, "initrd");
@@ -130,7 +124,7 @@ bool slurm_task_done(const char *dir, const char *key)
 {
 	cJSON *task = load_json(dir, TASK_FILE), *out = load_json(dir, OUTCOME_FILE);
 	const char *saved = str(task, "key");
-	bool done = saved && out && !strcmp(saved, key) && num(out, "status") == VM_OK;
+	bool done = saved && out && !strcmp(saved, key) && json_num_or(out, "status", 0) == VM_OK;
 
 	cJSON_Delete(task);
 	cJSON_Delete(out);
@@ -205,14 +199,14 @@ int slurm_outcome_load(const char *dir, struct vm_outcome *o)
 	memset(o, 0, sizeof(*o));
 	if (!j)
 		return -1;
-	o->status = (enum vm_status)num(j, "status");
+	o->status = (enum vm_status)json_num_or(j, "status", 0);
 	snprintf(o->accel, sizeof(o->accel), "%s", str(j, "accel") ? str(j, "accel") : "?");
 	s = str(j, "tcg_thread");
 	/* The only two values vm_boot() gives, as its static strings. */
 	o->tcg_thread = !s ? NULL : !strcmp(s, "single") ? "single" : "multi";
 	o->qemu_version = xstrdup(str(j, "qemu_version") ? str(j, "qemu_version") : "?");
-	o->ready_s = num(j, "ready_s");
-	o->wall_s = num(j, "wall_s");
+	o->ready_s = json_num_or(j, "ready_s", 0);
+	o->wall_s = json_num_or(j, "wall_s", 0);
 	if (str(j, "console_problem"))
 		o->console_problem = xstrdup(str(j, "console_problem"));
 	o->console_path = xasprintf("%s/console.log", dir);

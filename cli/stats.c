@@ -72,7 +72,12 @@ static double satterthwaite(double sa, size_t na, double sb, size_t nb)
 	return 1 / (sa * sa / (na - 1) + sb * sb / (nb - 1));
 }
 
-int welch_test(const struct summary *a, const struct summary *b, struct welch *w)
+/*
+ * Welch's standard error of b - a and its Satterthwaite degrees of
+ * freedom; -1 when a side has fewer than 2 values or the spread is not
+ * finite. With no spread at all *se is 0 and *df undefined.
+ */
+static int welch(const struct summary *a, const struct summary *b, double *se, double *df)
 {
 	double va, vb, se2;
 
@@ -84,7 +89,18 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 	/* Samples near DBL_MAX overflow the variances: GSL would abort. */
 	if (!isfinite(se2))
 		return -1;
-	if (se2 == 0) {
+	*se = sqrt(se2);
+	*df = se2 ? satterthwaite(va / se2, a->n, vb / se2, b->n) : NAN;
+	return 0;
+}
+
+int welch_test(const struct summary *a, const struct summary *b, struct welch *w)
+{
+	double se;
+
+	if (welch(a, b, &se, &w->df))
+		return -1;
+	if (se == 0) {
 		/*
 		 * Both sides repeat one value exactly, as counts do under
 		 * any accelerator: there is no noise for a difference to hide
@@ -92,7 +108,6 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 		 * ones are a certain change, the limit p -> 0 as the
 		 * variances shrink. The degrees of freedom are 0/0.
 		 */
-		w->df = NAN;
 		if (a->mean == b->mean) {
 			w->t = 0;
 			w->p = 1;
@@ -102,8 +117,7 @@ int welch_test(const struct summary *a, const struct summary *b, struct welch *w
 		}
 		return 0;
 	}
-	w->t = (b->mean - a->mean) / sqrt(se2);
-	w->df = satterthwaite(va / se2, a->n, vb / se2, b->n);
+	w->t = (b->mean - a->mean) / se;
 	/* The upper tail of |t|, not 1 - P, keeps tiny p-values exact. */
 	w->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df));
 	return 0;
@@ -145,27 +159,6 @@ int percent_change_ci(const struct summary *a, const struct summary *b, double a
 	q = gsl_cdf_tdist_Qinv(alpha / 2, df);
 	*lo = pct - 100 * q * se;
 	*hi = pct + 100 * q * se;
-	return 0;
-}
-
-/*
- * Welch's standard error of b - a and its Satterthwaite degrees of
- * freedom; -1 when a side has fewer than 2 values or the spread is not
- * finite. With no spread at all *se is 0 and *df undefined.
- */
-static int welch(const struct summary *a, const struct summary *b, double *se, double *df)
-{
-	double va, vb, se2;
-
-	if (a->n < 2 || b->n < 2)
-		return -1;
-	va = a->stddev * a->stddev / a->n;
-	vb = b->stddev * b->stddev / b->n;
-	se2 = va + vb;
-	if (!isfinite(se2))
-		return -1;
-	*se = sqrt(se2);
-	*df = se2 ? satterthwaite(va / se2, a->n, vb / se2, b->n) : NAN;
 	return 0;
 }
 

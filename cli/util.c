@@ -18,15 +18,21 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One line on stderr, after a progress line is ended. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	progress_done();
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_done();
 	va_start(ap, fmt);
-	fputs("slabbench: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("slabbench: ", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -35,11 +41,8 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_done();
 	va_start(ap, fmt);
-	fputs("slabbench: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say("slabbench: warning: ", fmt, ap);
 	va_end(ap);
 }
 

@@ -541,7 +541,7 @@ struct scan {
 	int results;
 };
 
-static int on_ready(const struct frame *f, void *ctx)
+static int scan_ready(const struct frame *f, void *ctx)
 {
 	struct scan *s = ctx;
 
@@ -553,14 +553,14 @@ static int on_ready(const struct frame *f, void *ctx)
 	return 0;
 }
 
-static int on_result(const struct frame *f, void *ctx)
+static int scan_result(const struct frame *f, void *ctx)
 {
 	(void)f;
 	((struct scan *)ctx)->results++;
 	return 0;
 }
 
-static int on_done(const struct frame *f, void *ctx)
+static int scan_done(const struct frame *f, void *ctx)
 {
 	(void)f;
 	((struct scan *)ctx)->b->done = true;
@@ -568,10 +568,10 @@ static int on_done(const struct frame *f, void *ctx)
 }
 
 static const struct frame_route boot_routes[] = {
-	{ SB_FRAME_READY, NULL, on_ready },
-	{ SB_FRAME_RESULT, NULL, on_result },
-	{ SB_FRAME_ERROR, NULL, on_result },
-	{ SB_FRAME_DONE, NULL, on_done },
+	{ SB_FRAME_READY, NULL, scan_ready },
+	{ SB_FRAME_RESULT, NULL, scan_result },
+	{ SB_FRAME_ERROR, NULL, scan_result },
+	{ SB_FRAME_DONE, NULL, scan_done },
 	{ 0 },
 };
 

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "census.h"
+#include "json.h"
 #include "plan.h"
 #include "procfs.h"
 #include "results.h"
@@ -42,65 +43,53 @@ static char *edit(const char *text, const char *old, const char *new)
 	return xasprintf("%.*s%s%s", (int)(at - text), text, new, at + strlen(old));
 }
 
-static double field(const cJSON *o, const char *name)
-{
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsNumber(f) ? f->valuedouble : NAN;
-}
-
-static const char *string(const cJSON *o, const char *name)
-{
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	return cJSON_IsString(f) ? f->valuestring : NULL;
-}
-
 static void test_parse_samples(void)
 {
 	char *text = data_file("census-slub.txt"), *err = (char *)"unset";
-	cJSON *c = census_parse(text, &err), *caches, *sb, *total;
+	cJSON *c = census_parse(text, &err);
+	const cJSON *caches, *sb, *total;
 
 	CHECK(c && !err, "slub sample parses");
-	CHECK_STR(string(c, "allocator"), "slub", "slub: allocator");
-	CHECK(field(c, "version") == 1 && field(c, "cpus") == 2 && field(c, "nodes") == 1 &&
-	      field(c, "page_size") == 4096, "slub: the header's numbers");
-	caches = cJSON_GetObjectItemCaseSensitive(c, "caches");
+	CHECK_STR(json_str_at(c, "allocator"), "slub", "slub: allocator");
+	CHECK(json_num_at(c, "version") == 1 && json_num_at(c, "cpus") == 2 &&
+	      json_num_at(c, "nodes") == 1 && json_num_at(c, "page_size") == 4096,
+	      "slub: the header's numbers");
+	caches = json_at(c, "caches");
 	CHECK(cJSON_GetArraySize(caches) == 5, "slub: caches is the five records, not the count");
-	CHECK_STR(string(cJSON_GetArrayItem(caches, 0), "name"), "kmalloc-64", "slub: records in order");
+	CHECK_STR(json_str_at(cJSON_GetArrayItem(caches, 0), "name"), "kmalloc-64",
+		  "slub: records in order");
 	sb = cJSON_GetArrayItem(caches, 3);
-	CHECK(field(sb, "live") == 16 && field(sb, "free_cpu") == 24 && field(sb, "slabs_o0") == 2,
-	      "slub: a record's numbers");
+	CHECK(json_num_at(sb, "live") == 16 && json_num_at(sb, "free_cpu") == 24 &&
+	      json_num_at(sb, "slabs_o0") == 2, "slub: a record's numbers");
 	CHECK_STR(sb->child->string, "name", "slub: fields in the text's order");
-	CHECK(!cJSON_GetObjectItemCaseSensitive(sb, "free_cpu_array"),
-	      "slub: no field of SLAB's, none zero-filled");
-	CHECK(!cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(caches, 4), "slabs_o0"),
+	CHECK(!json_at(sb, "free_cpu_array"), "slub: no field of SLAB's, none zero-filled");
+	CHECK(!json_at(cJSON_GetArrayItem(caches, 4), "slabs_o0"),
 	      "slub: a cache without slabs has no slabs_oK");
-	total = cJSON_GetObjectItemCaseSensitive(c, "total");
-	CHECK(field(total, "pages") == 80 && field(total, "slabs_o3") == 8 &&
-	      field(total, "live_bytes") == 204480, "slub: the total");
+	total = json_at(c, "total");
+	CHECK(json_num_at(total, "pages") == 80 && json_num_at(total, "slabs_o3") == 8 &&
+	      json_num_at(total, "live_bytes") == 204480, "slub: the total");
 	cJSON_Delete(c);
 	free(text);
 
 	text = data_file("census-slab.txt");
 	c = census_parse(text, &err);
 	CHECK(c && !err, "slab sample parses");
-	CHECK_STR(string(c, "allocator"), "slab", "slab: allocator");
-	sb = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "caches"), 2);
-	CHECK(field(sb, "free_cpu_array") == 104 && field(sb, "free_alien") == 0,
+	CHECK_STR(json_str_at(c, "allocator"), "slab", "slab: allocator");
+	sb = cJSON_GetArrayItem(json_at(c, "caches"), 2);
+	CHECK(json_num_at(sb, "free_cpu_array") == 104 && json_num_at(sb, "free_alien") == 0,
 	      "slab: per-CPU arrays and alien caches");
-	CHECK(!cJSON_GetObjectItemCaseSensitive(sb, "free_cpu_partial") &&
-	      !cJSON_GetObjectItemCaseSensitive(sb, "cpu_slabs"), "slab: no field of SLUB's");
+	CHECK(!json_at(sb, "free_cpu_partial") && !json_at(sb, "cpu_slabs"),
+	      "slab: no field of SLUB's");
 	cJSON_Delete(c);
 	free(text);
 
 	text = data_file("census-slob.txt");
 	c = census_parse(text, &err);
 	CHECK(c && !err, "slob sample parses");
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "caches")) == 0,
+	CHECK(cJSON_GetArraySize(json_at(c, "caches")) == 0,
 	      "slob: no cache records, an empty array");
-	total = cJSON_GetObjectItemCaseSensitive(c, "total");
-	CHECK(field(total, "free_slob_medium") == 8000 && !cJSON_GetObjectItemCaseSensitive(total, "objects"),
+	total = json_at(c, "total");
+	CHECK(json_num_at(total, "free_slob_medium") == 8000 && !json_at(total, "objects"),
 	      "slob: its free lists, no object counts");
 	cJSON_Delete(c);
 	free(text);
@@ -238,14 +227,14 @@ static bool all_exact(const cJSON *k)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!string(k, names[i]) || strcmp(string(k, names[i]), "exact"))
+		if (strcmp(json_str_at(k, names[i]), "exact"))
 			return false;
-	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(k, "failures")) == 0;
+	return cJSON_GetArraySize(json_at(k, "failures")) == 0;
 }
 
 static const char *failure(const cJSON *k, int i)
 {
-	const cJSON *f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(k, "failures"), i);
+	const cJSON *f = cJSON_GetArrayItem(json_at(k, "failures"), i);
 
 	return cJSON_IsString(f) ? f->valuestring : "(none)";
 }
@@ -258,11 +247,11 @@ static void test_slub_sysfs(void)
 	cJSON *k;
 
 	k = checks_sysfs_of(slub, info, sysfs);
-	CHECK(all_exact(k) && string(k, "sysfs") && !strcmp(string(k, "sysfs"), "exact"),
+	CHECK(all_exact(k) && !strcmp(json_str_at(k, "sysfs"), "exact"),
 	      "slub sample and its sysfs (aliases and :unique-id entries beside): exact");
 	cJSON_Delete(k);
 	k = checks_of(slub, info);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "sysfs")), "no sysfs read: null");
+	CHECK(cJSON_IsNull(json_at(k, "sysfs")), "no sysfs read: null");
 	cJSON_Delete(k);
 
 	static const struct {
@@ -289,7 +278,7 @@ static void test_slub_sysfs(void)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		s = edit(sysfs, cases[i].from, cases[i].to);
 		k = checks_sysfs_of(slub, info, s);
-		CHECK(string(k, "sysfs") && !strcmp(string(k, "sysfs"), "off"), "sysfs off: %s",
+		CHECK(!strcmp(json_str_at(k, "sysfs"), "off"), "sysfs off: %s",
 		      cases[i].failure);
 		CHECK_STR(failure(k, 0), cases[i].failure, "and named");
 		cJSON_Delete(k);
@@ -302,6 +291,20 @@ static void test_slub_sysfs(void)
 
 static void test_checks(void)
 {
+	/* A figure of /proc/slabinfo off, or a cache's line missing: named. */
+	static const struct {
+		const char *old, *new, *want, *name;
+	} info_edits[] = {
+		{ "    40     40    200", "    39     40    200",
+		  "slabinfo: sb-cache-000: active_objs 39, but objects - free_node_partial - "
+		  "free_empty = 40", "one active object less in slabinfo: named" },
+		{ "      2      2      0\n", "      2      3      0\n",
+		  "slabinfo: sb-cache-000: num_slabs 3, but slabs=2",
+		  "one slab more in slabinfo: named" },
+		{ "bio-120                0      0    128   32    1 : tunables    0    0    0 : "
+		  "slabdata      0      0      0\n", "", "slabinfo: bio-120: no line for it",
+		  "a cache without its slabinfo line" },
+	};
 	char *slub = data_file("census-slub.txt"), *slub_info = data_file("census-slub.slabinfo");
 	char *slab = data_file("census-slab.txt"), *slab_info = data_file("census-slab.slabinfo");
 	char *slob = data_file("census-slob.txt"), *t, *s;
@@ -314,45 +317,39 @@ static void test_checks(void)
 	CHECK(all_exact(k), "slab sample and its slabinfo: every check exact");
 	cJSON_Delete(k);
 	k = checks_of(slob, NULL);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "objects")) &&
-	      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "sums")) &&
-	      cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "slabinfo")),
+	CHECK(cJSON_IsNull(json_at(k, "objects")) && cJSON_IsNull(json_at(k, "sums")) &&
+	      cJSON_IsNull(json_at(k, "slabinfo")),
 	      "slob: no objects, no caches to sum, no slabinfo: nothing checked, null");
-	CHECK_STR(string(k, "pages"), "exact", "slob: its pages by order");
-	CHECK_STR(string(k, "counter"), "exact", "slob: pages and large kmallocs are the counter");
+	CHECK_STR(json_str_at(k, "pages"), "exact", "slob: its pages by order");
+	CHECK_STR(json_str_at(k, "counter"), "exact",
+		  "slob: pages and large kmallocs are the counter");
 	cJSON_Delete(k);
 
 	/* One object too many in /proc/slabinfo. */
 	s = edit(slub_info, "    40     40    200", "    40     41    200");
 	k = checks_of(slub, s);
-	CHECK_STR(string(k, "slabinfo"), "off", "one object more in slabinfo: off");
+	CHECK_STR(json_str_at(k, "slabinfo"), "off", "one object more in slabinfo: off");
 	CHECK_STR(failure(k, 0), "slabinfo: sb-cache-000: num_objs 41, but objects=40",
 		  "the failure names the cache and both figures");
-	CHECK_STR(string(k, "objects"), "exact", "the census itself still adds up");
+	CHECK_STR(json_str_at(k, "objects"), "exact", "the census itself still adds up");
 	cJSON_Delete(k);
 	free(s);
-	s = edit(slub_info, "    40     40    200", "    39     40    200");
-	k = checks_of(slub, s);
-	CHECK_STR(failure(k, 0),
-		  "slabinfo: sb-cache-000: active_objs 39, but objects - free_node_partial - free_empty = 40",
-		  "one active object less in slabinfo: named");
-	cJSON_Delete(k);
-	free(s);
-	s = edit(slub_info, "      2      2      0\n", "      2      3      0\n");
-	k = checks_of(slub, s);
-	CHECK_STR(failure(k, 0), "slabinfo: sb-cache-000: num_slabs 3, but slabs=2",
-		  "one slab more in slabinfo: named");
-	cJSON_Delete(k);
-	free(s);
+	for (size_t i = 0; i < ARRAY_SIZE(info_edits); i++) {
+		s = edit(slub_info, info_edits[i].old, info_edits[i].new);
+		k = checks_of(slub, s);
+		CHECK_STR(failure(k, 0), info_edits[i].want, "%s", info_edits[i].name);
+		cJSON_Delete(k);
+		free(s);
+	}
 
 	/* One live object missing from the census. */
 	t = edit(slub, "objects=40 live=16", "objects=40 live=15");
 	k = checks_of(t, slub_info);
-	CHECK_STR(string(k, "objects"), "off", "one live object less: objects off");
+	CHECK_STR(json_str_at(k, "objects"), "off", "one live object less: objects off");
 	CHECK_STR(failure(k, 0),
 		  "objects: sb-cache-000: objects=40, but live and free_* add up to 39 (residual +1)",
 		  "the failure names the cache and its residual");
-	CHECK_STR(string(k, "sums"), "off", "and the total is no longer the caches' sum");
+	CHECK_STR(json_str_at(k, "sums"), "off", "and the total is no longer the caches' sum");
 	CHECK_STR(failure(k, 1), "sums: total live=808, but the caches add up to 807",
 		  "the sum's failure names the field");
 	cJSON_Delete(k);
@@ -360,52 +357,48 @@ static void test_checks(void)
 
 	t = edit(slub, "slabs=5 pages=40", "slabs=5 pages=41");
 	k = checks_of(t, NULL);
-	CHECK_STR(string(k, "pages"), "off", "a page more than the slab orders hold: pages off");
+	CHECK_STR(json_str_at(k, "pages"), "off",
+		  "a page more than the slab orders hold: pages off");
 	CHECK_STR(failure(k, 0), "pages: kmalloc-1k: pages=41, but the slabs_oK hold 40",
 		  "the failure names the cache");
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "slabinfo")),
-	      "no slabinfo given: its check is null");
+	CHECK(cJSON_IsNull(json_at(k, "slabinfo")), "no slabinfo given: its check is null");
 	cJSON_Delete(k);
 	free(t);
 
 	t = edit(slub, "counter_pages_after=92", "counter_pages_after=93");
 	k = checks_of(t, slub_info);
-	CHECK_STR(string(k, "counter"), "moving", "the counter changed during the census: moving");
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(k, "failures")) == 0,
-	      "moving is no failure");
+	CHECK_STR(json_str_at(k, "counter"), "moving",
+		  "the counter changed during the census: moving");
+	CHECK(cJSON_GetArraySize(json_at(k, "failures")) == 0, "moving is no failure");
 	cJSON_Delete(k);
 	free(t);
 	s = edit(slub, "counter_pages=92 counter_pages_after=92", "counter_pages=93 counter_pages_after=93");
 	k = checks_of(s, slub_info);
-	CHECK_STR(string(k, "counter"), "off", "a quiet counter one page above: off");
+	CHECK_STR(json_str_at(k, "counter"), "off", "a quiet counter one page above: off");
 	CHECK_STR(failure(k, 0),
 		  "counter: pages + kmalloc_large_pages = 92, but counter_pages=93 (residual -1)",
 		  "the counter's failure gives both, and the residual");
 	cJSON_Delete(k);
 	free(s);
 
-	/* Lines missing, extra, malformed; names that repeat. */
-	s = edit(slub_info, "bio-120                0      0    128   32    1 : tunables    0    0    0 : slabdata      0      0      0\n", "");
-	k = checks_of(slub, s);
-	CHECK_STR(failure(k, 0), "slabinfo: bio-120: no line for it", "a cache without its slabinfo line");
-	cJSON_Delete(k);
+	/* Lines extra, malformed; names that repeat. */
 	t = xasprintf("%sextra 0 0 8 512 1 : tunables 0 0 0 : slabdata 0 0 0\n", slub_info);
 	k = checks_of(slub, t);
 	CHECK_STR(failure(k, 0), "slabinfo: extra: a line the census has no cache record for",
 		  "a slabinfo line without its cache");
 	cJSON_Delete(k);
 	free(t);
-	free(s);
 	s = edit(slub_info, "bio-120                0      0", "bio-120                0      x");
 	k = checks_of(slub, s);
 	CHECK_STR(failure(k, 0), "slabinfo: line 7 does not parse", "a malformed slabinfo line, by number");
-	CHECK_STR(string(k, "slabinfo"), "off", "and the check is off");
+	CHECK_STR(json_str_at(k, "slabinfo"), "off", "and the check is off");
 	cJSON_Delete(k);
 	free(s);
 	t = edit(slub, "name=task_struct", "name=kmalloc-1k");
 	s = edit(slub_info, "task_struct ", "kmalloc-1k  ");
 	k = checks_of(t, s);
-	CHECK_STR(string(k, "slabinfo"), "exact", "two caches of one name: matched in the kernel's order");
+	CHECK_STR(json_str_at(k, "slabinfo"), "exact",
+		  "two caches of one name: matched in the kernel's order");
 	cJSON_Delete(k);
 	free(t);
 	free(s);
@@ -431,58 +424,58 @@ static void test_residuals(void)
 
 	/* The sample's total: pages=80 + kmalloc_large_pages=12, 4 KiB pages. */
 	k = checks_all_of(slub, "MemTotal: 1000 kB\nSlab: 368 kB\n", info, NULL);
-	CHECK_STR(string(k, "meminfo"), "exact", "meminfo's Slab 368 kB = 92 pages: exact");
+	CHECK_STR(json_str_at(k, "meminfo"), "exact", "meminfo's Slab 368 kB = 92 pages: exact");
 	CHECK(all_exact(k), "and every other check exact");
 	cJSON_Delete(k);
 	k = checks_all_of(slub, "Slab: 352 kB\n", info, NULL);
-	CHECK_STR(string(k, "meminfo"), "off", "a census 4 pages above meminfo's Slab: off");
+	CHECK_STR(json_str_at(k, "meminfo"), "off", "a census 4 pages above meminfo's Slab: off");
 	CHECK_STR(failure(k, 0),
 		  "meminfo: pages + kmalloc_large_pages = 92, but /proc/meminfo's Slab, read just "
 		  "before, is 88 pages (residual +4)", "the failure gives both and the residual");
-	CHECK_STR(string(k, "identities"), "exact",
+	CHECK_STR(json_str_at(k, "identities"), "exact",
 		  "the census's own identities still hold: meminfo is another reading");
 	cJSON_Delete(k);
 	k = checks_all_of(slub, "MemTotal: 1000 kB\n", info, NULL);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "meminfo")),
-	      "no Slab in meminfo: no meminfo verdict");
+	CHECK(cJSON_IsNull(json_at(k, "meminfo")), "no Slab in meminfo: no meminfo verdict");
 	cJSON_Delete(k);
 	k = checks_of(slub, info);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "meminfo")), "no meminfo: null");
-	CHECK_STR(string(k, "node"), "exact", "slub: the walk's slabs and objects are SLUB's node counts");
+	CHECK(cJSON_IsNull(json_at(k, "meminfo")), "no meminfo: null");
+	CHECK_STR(json_str_at(k, "node"), "exact",
+		  "slub: the walk's slabs and objects are SLUB's node counts");
 	cJSON_Delete(k);
 	k = checks_of(slab, NULL);
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(k, "node")), "slab: no node counts, null");
-	CHECK_STR(string(k, "lists"), "exact", "slab: every slab on one of its lists");
+	CHECK(cJSON_IsNull(json_at(k, "node")), "slab: no node counts, null");
+	CHECK_STR(json_str_at(k, "lists"), "exact", "slab: every slab on one of its lists");
 	cJSON_Delete(k);
 
 	t = edit(slub, "node_slabs=5 ", "node_slabs=6 ");
 	k = checks_of(t, info);
-	CHECK_STR(string(k, "node"), "off", "a slab more in SLUB's node count: node off");
+	CHECK_STR(json_str_at(k, "node"), "off", "a slab more in SLUB's node count: node off");
 	CHECK_STR(failure(k, 0), "node: kmalloc-1k: slabs=5, but node_slabs=6 (residual -1)",
 		  "named, with the residual");
-	CHECK_STR(string(k, "identities"), "off", "and the census is not exact");
+	CHECK_STR(json_str_at(k, "identities"), "off", "and the census is not exact");
 	cJSON_Delete(k);
 	free(t);
 
 	/* A free racing the walk: live below zero, kept as it is. */
 	t = edit(slub, "objects=40 live=16", "objects=40 live=-2");
 	c = census_parse(t, &err);
-	CHECK(c && field(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "caches"), 3), "live") == -2,
+	CHECK(c && json_num_at(cJSON_GetArrayItem(json_at(c, "caches"), 3), "live") == -2,
 	      "live=-2 parses, and stays -2");
 	cJSON_Delete(c);
 	k = checks_of(t, NULL);
-	CHECK_STR(string(k, "objects"), "off", "live=-2: objects off");
+	CHECK_STR(json_str_at(k, "objects"), "off", "live=-2: objects off");
 	CHECK_STR(failure(k, 0),
 		  "objects: sb-cache-000: objects=40, but live and free_* add up to 22 (residual +18)",
 		  "the residual, from the count as it was");
 	CHECK_STR(failure(k, 1), "lists: sb-cache-000: live=-2, below zero", "a negative live named");
-	CHECK_STR(string(k, "identities"), "off", "not exact");
+	CHECK_STR(json_str_at(k, "identities"), "off", "not exact");
 	cJSON_Delete(k);
 	free(t);
 
 	t = edit(slub, "full_slabs=8", "full_slabs=-1");
 	k = checks_of(t, NULL);
-	CHECK_STR(string(k, "lists"), "off", "full_slabs=-1: lists off");
+	CHECK_STR(json_str_at(k, "lists"), "off", "full_slabs=-1: lists off");
 	CHECK_STR(failure(k, 0), "lists: kmalloc-64: slabs=12, but its lists hold 3 (residual +9)",
 		  "the slabs the lists miss");
 	CHECK_STR(failure(k, 1), "lists: kmalloc-64: full_slabs=-1, below zero", "the negative count");
@@ -490,13 +483,13 @@ static void test_residuals(void)
 	free(t);
 	t = edit(slab, "full_slabs=", "full_slabs=1");
 	k = checks_of(t, NULL);
-	CHECK_STR(string(k, "lists"), "off", "slab: a full slab more than slabs: lists off");
+	CHECK_STR(json_str_at(k, "lists"), "off", "slab: a full slab more than slabs: lists off");
 	cJSON_Delete(k);
 	free(t);
 
 	t = edit(slub, "counter_pages_after=92", "counter_pages_after=93");
 	k = checks_of(t, NULL);
-	CHECK_STR(string(k, "identities"), "moving", "the counter moved: identities moving");
+	CHECK_STR(json_str_at(k, "identities"), "moving", "the counter moved: identities moving");
 	cJSON_Delete(k);
 	free(t);
 
@@ -599,13 +592,12 @@ static void test_results(void)
 	CHECK(results_add_frames(doc, boot, &w, chan, strlen(chan), NULL, "", &why) == 0 && !why,
 	      "census frames are accepted");
 	c = snapshot(boot, "before", "census");
-	CHECK(cJSON_IsObject(c) && all_exact(cJSON_GetObjectItemCaseSensitive(c, "checks")),
+	CHECK(cJSON_IsObject(c) && all_exact(json_at(c, "checks")),
 	      "census.before: parsed, checked against slabinfo.before, all exact");
-	CHECK_STR(string(cJSON_GetObjectItemCaseSensitive(snapshot(boot, "t0.0s", "census"), "checks"),
-			 "slabinfo"), "off", "census.t0.0s: checked against its own snapshot's slabinfo");
-	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
-		      cJSON_GetObjectItemCaseSensitive(snapshot(boot, "t0.shrink", "census"), "checks"),
-		      "slabinfo")), "census.t0.shrink without slabinfo: that check is null");
+	CHECK_STR(json_str_at(snapshot(boot, "t0.0s", "census"), "checks.slabinfo"), "off",
+		  "census.t0.0s: checked against its own snapshot's slabinfo");
+	CHECK(cJSON_IsNull(json_at(snapshot(boot, "t0.shrink", "census"), "checks.slabinfo")),
+	      "census.t0.shrink without slabinfo: that check is null");
 	CHECK(cJSON_IsNull(snapshot(boot, "after", "census")) && cJSON_IsString(snapshot(boot, "after", "slabinfo")),
 	      "a kernel without the census: null, and the run goes on");
 
@@ -623,14 +615,12 @@ static void test_results(void)
 	      "census_cache_at: in order, NULL past the last");
 	CHECK(census_cache_field(census_cache(c, "sb-cache-000"), "live") == 16 &&
 	      census_cache(c, "sb-cache-999") == NULL, "census_cache, census_cache_field");
-	CHECK_STR(checks_verdict(cJSON_GetObjectItemCaseSensitive(c, "checks"), "counter"), "exact",
-		  "checks_verdict");
-	CHECK(checks_verdict(cJSON_GetObjectItemCaseSensitive(c, "checks"), "no such") == NULL,
+	CHECK_STR(checks_verdict(json_at(c, "checks"), "counter"), "exact", "checks_verdict");
+	CHECK(checks_verdict(json_at(c, "checks"), "no such") == NULL,
 	      "checks_verdict: NULL for a check not made");
-	CHECK(cJSON_GetArraySize(checks_failures(cJSON_GetObjectItemCaseSensitive(c, "checks"))) == 0 &&
-	      cJSON_GetArraySize(checks_failures(cJSON_GetObjectItemCaseSensitive(
-		      boot_census(doc, 0, "t0.0s"), "checks"))) == 1,
-	      "checks_failures");
+	CHECK(cJSON_GetArraySize(checks_failures(json_at(c, "checks"))) == 0 &&
+	      cJSON_GetArraySize(checks_failures(
+		      json_at(boot_census(doc, 0, "t0.0s"), "checks"))) == 1, "checks_failures");
 	cJSON_Delete(doc);
 	free(chan);
 

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "noise.h"
 #include "results.h"
+#include "timed_fixture.h"
 #include "util.h"
 
 #include <math.h>
@@ -13,27 +14,9 @@
 /* Variant @variant under tcg: test=fastpath, ns_per_op with one sample per boot, and a count. */
 static cJSON *aa_doc(const char *variant, const double *x, int n)
 {
-	cJSON *doc = cJSON_CreateObject(), *t, *metrics, *m, *boots, *c;
+	cJSON *metrics, *doc = fixture_timed_doc(variant, "tcg", &metrics), *boots, *c;
 
-	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
-	cJSON_AddStringToObject(doc, "status", "complete");
-	c = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(c, "accel", "tcg");
-	cJSON_AddNumberToObject(c, "cpus", 2);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "w");
-	t = cJSON_CreateObject();
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
-	cJSON_AddStringToObject(t, "test", "fastpath");
-	cJSON_AddStringToObject(t, "spec", "test=fastpath");
-	metrics = cJSON_AddObjectToObject(t, "metrics");
-	m = cJSON_AddObjectToObject(metrics, "ns_per_op");
-	cJSON_AddStringToObject(m, "unit", "ns");
-	cJSON_AddStringToObject(m, "better", "lower");
-	cJSON_AddItemToObject(m, "samples", cJSON_CreateDoubleArray(x, n));
-	boots = cJSON_AddArrayToObject(m, "boots");
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[i], 1));
+	fixture_metric(metrics, "ns_per_op", "ns", "lower", x, n);
 	c = cJSON_AddObjectToObject(metrics, "objects");
 	cJSON_AddStringToObject(c, "unit", "objects");
 	cJSON_AddStringToObject(c, "better", "higher");

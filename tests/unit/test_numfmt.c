@@ -3,43 +3,45 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "numfmt.h"
+#include "util.h"
 
 #include <math.h>
 
 int main(void)
 {
+	static const struct {
+		void (*fmt)(char *out, size_t size, double v, int digits, bool sign,
+			    const char *suffix);
+		double v;
+		int digits;
+		bool sign;
+		const char *suffix, *want, *name;
+	} cases[] = {
+		{ fmt_fixed, -0.04, 1, true, "%", "0.0%",
+		  "fixed: -0.04 to one decimal is 0.0%, not -0.0%" },
+		{ fmt_fixed, -0.4, 0, true, "", "0", "fixed: -0.4 to none is 0, not -0" },
+		{ fmt_fixed, 0, 2, true, "pp", "0.00pp", "fixed: zero carries no sign" },
+		{ fmt_fixed, 12.345, 1, true, "%", "+12.3%", "fixed: a sign when asked" },
+		{ fmt_fixed, -12.345, 1, false, "", "-12.3", "fixed: a negative keeps its sign" },
+		{ fmt_fixed, NAN, 1, true, "%", "n/a", "fixed: NaN is n/a" },
+		{ fmt_compact, 94400, 2, true, "%", "+94400%", "compact: no decimals from 1000" },
+		{ fmt_compact, 999.5, 1, true, "%", "+999.5%", "compact: decimals below 1000" },
+		{ fmt_sig, 94400, 3, true, "", "+94400", "sig: 94400, not +9.44e+04" },
+		{ fmt_sig, 1e12, 3, false, "", "1000000000000",
+		  "sig: a large value in fixed notation" },
+		{ fmt_sig, -50, 4, true, "", "-50", "sig: trailing zeros and the point dropped" },
+		{ fmt_sig, 0.5, 4, true, "", "+0.5", "sig: a fraction" },
+		{ fmt_sig, 9.9996, 4, false, "", "10", "sig: rounding that carries a digit" },
+		{ fmt_sig, 0.00012345, 3, false, "", "0.000123",
+		  "sig: a small value to its significant digits" },
+		{ fmt_sig, 0, 3, true, "", "0", "sig: zero" },
+	};
 	char b[64];
 
-	fmt_fixed(b, sizeof(b), -0.04, 1, true, "%");
-	CHECK_STR(b, "0.0%", "fixed: -0.04 to one decimal is 0.0%%, not -0.0%%");
-	fmt_fixed(b, sizeof(b), -0.4, 0, true, "");
-	CHECK_STR(b, "0", "fixed: -0.4 to none is 0, not -0");
-	fmt_fixed(b, sizeof(b), 0, 2, true, "pp");
-	CHECK_STR(b, "0.00pp", "fixed: zero carries no sign");
-	fmt_fixed(b, sizeof(b), 12.345, 1, true, "%");
-	CHECK_STR(b, "+12.3%", "fixed: a sign when asked");
-	fmt_fixed(b, sizeof(b), -12.345, 1, false, "");
-	CHECK_STR(b, "-12.3", "fixed: a negative keeps its sign");
-	fmt_fixed(b, sizeof(b), NAN, 1, true, "%");
-	CHECK_STR(b, "n/a", "fixed: NaN is n/a");
-	fmt_compact(b, sizeof(b), 94400, 2, true, "%");
-	CHECK_STR(b, "+94400%", "compact: no decimals from 1000");
-	fmt_compact(b, sizeof(b), 999.5, 1, true, "%");
-	CHECK_STR(b, "+999.5%", "compact: decimals below 1000");
-	fmt_sig(b, sizeof(b), 94400, 3, true, "");
-	CHECK_STR(b, "+94400", "sig: 94400, not +9.44e+04");
-	fmt_sig(b, sizeof(b), 1e12, 3, false, "");
-	CHECK_STR(b, "1000000000000", "sig: a large value in fixed notation");
-	fmt_sig(b, sizeof(b), -50, 4, true, "");
-	CHECK_STR(b, "-50", "sig: trailing zeros and the point dropped");
-	fmt_sig(b, sizeof(b), 0.5, 4, true, "");
-	CHECK_STR(b, "+0.5", "sig: a fraction");
-	fmt_sig(b, sizeof(b), 9.9996, 4, false, "");
-	CHECK_STR(b, "10", "sig: rounding that carries a digit");
-	fmt_sig(b, sizeof(b), 0.00012345, 3, false, "");
-	CHECK_STR(b, "0.000123", "sig: a small value to its significant digits");
-	fmt_sig(b, sizeof(b), 0, 3, true, "");
-	CHECK_STR(b, "0", "sig: zero");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		cases[i].fmt(b, sizeof(b), cases[i].v, cases[i].digits, cases[i].sign, cases[i].suffix);
+		CHECK_STR(b, cases[i].want, "%s", cases[i].name);
+	}
 	fmt_pct(b, sizeof(b), 9.84);
 	CHECK_STR(b, "+9.8%", "pct: one decimal below 100%%");
 	fmt_pct(b, sizeof(b), -250.4);

@@ -7,6 +7,7 @@
 #include "noise.h"
 #include "report.h"
 #include "slabmem.h"
+#include "timed_fixture.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -112,32 +113,10 @@ out:
 /* One test, metrics ns_a and ns_b in ns, each sample a boot of its own. */
 static cJSON *two_metrics(const char *variant, const double *a, const double *b, int n)
 {
-	cJSON *doc = cJSON_CreateObject(), *t, *metrics, *vm;
-	const char *names[] = { "ns_a", "ns_b" };
-	const double *x[] = { a, b };
+	cJSON *metrics, *doc = fixture_timed_doc(variant, "kvm", &metrics);
 
-	cJSON_AddNumberToObject(doc, "schema", 1);
-	cJSON_AddStringToObject(doc, "status", "complete");
-	vm = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(vm, "accel", "kvm");
-	cJSON_AddNumberToObject(vm, "cpus", 2);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", variant);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "w");
-	t = cJSON_CreateObject();
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
-	cJSON_AddStringToObject(t, "test", "fastpath");
-	cJSON_AddStringToObject(t, "spec", "test=fastpath");
-	metrics = cJSON_AddObjectToObject(t, "metrics");
-	for (int k = 0; k < 2; k++) {
-		cJSON *m = cJSON_AddObjectToObject(metrics, names[k]), *boots;
-
-		cJSON_AddStringToObject(m, "unit", "ns");
-		cJSON_AddStringToObject(m, "better", "lower");
-		cJSON_AddItemToObject(m, "samples", cJSON_CreateDoubleArray(x[k], n));
-		boots = cJSON_AddArrayToObject(m, "boots");
-		for (int i = 0; i < n; i++)
-			cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[k][i], 1));
-	}
+	fixture_metric(metrics, "ns_a", "ns", "lower", a, n);
+	fixture_metric(metrics, "ns_b", "ns", "lower", b, n);
 	cJSON_AddArrayToObject(doc, "boots");
 	return doc;
 }

@@ -114,9 +114,9 @@ static const char catalogue[] =
 	"\"choices\":[\"cache\",\"kmalloc\"]}]},"
 	"{\"name\":\"merge\",\"params\":[]}]";
 
-static int check_against(const char *tests, long repeat)
+/* The workload of @tests with --repeat=@repeat checked against @cat, which it frees. */
+static int check_in(cJSON *cat, const char *tests, long repeat)
 {
-	cJSON *cat = cJSON_Parse(catalogue);
 	char *text = xasprintf("{\"name\":\"w\",\"tests\":[%s]}", tests);
 	struct workload w;
 	int ret = workload_parse("w.json", text, repeat, &w);
@@ -128,6 +128,11 @@ static int check_against(const char *tests, long repeat)
 	free(text);
 	cJSON_Delete(cat);
 	return ret;
+}
+
+static int check_against(const char *tests, long repeat)
+{
+	return check_in(cJSON_Parse(catalogue), tests, repeat);
 }
 
 static void test_catalogue(void)
@@ -156,18 +161,9 @@ static void test_catalogue(void)
 static int check_macro(const char *tests)
 {
 	cJSON *cat = cJSON_CreateArray();
-	char *text = xasprintf("{\"name\":\"w\",\"tests\":[%s]}", tests);
-	struct workload w;
-	int ret = workload_parse("w.json", text, 0, &w);
 
 	macro_catalogue(cat);
-	if (!ret) {
-		ret = workload_check(&w, cat);
-		workload_free(&w);
-	}
-	free(text);
-	cJSON_Delete(cat);
-	return ret;
+	return check_in(cat, tests, 0);
 }
 
 /* What the agent takes on trust from the table it shares with the host. */
