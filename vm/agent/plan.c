@@ -194,6 +194,42 @@ static void hold_frame(const char *kind, const char *name, const char *path, cha
 }
 
 /*
+ * The /proc files a snapshot reads beside the census stay open from the
+ * plan's start, read once then: opening one allocates a proc inode and a
+ * seq_file, and its first read a buffer (kmalloc-cg-4k under memory
+ * cgroups), which would be the agent's own objects between the census
+ * and the file it is compared with. Each snapshot reads them again from
+ * offset 0.
+ */
+static const char *const kept_paths[] = { "/proc/meminfo", "/proc/slabinfo" };
+static int kept_fds[ARRAY_SIZE(kept_paths)];
+
+static void keep_open(void)
+{
+	size_t len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kept_paths); i++) {
+		kept_fds[i] = open(kept_paths[i], O_RDONLY | O_CLOEXEC);
+		if (kept_fds[i] >= 0)
+			free(read_fd(kept_fds[i], &len));
+	}
+}
+
+/* @path opened for a snapshot: *@kept when it is a kept one, not to be closed. */
+static int snapshot_open(const char *path, bool *kept)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kept_paths); i++) {
+		if (kept_fds[i] >= 0 && !strcmp(path, kept_paths[i]) &&
+		    lseek(kept_fds[i], 0, SEEK_SET) == 0) {
+			*kept = true;
+			return kept_fds[i];
+		}
+	}
+	*kept = false;
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/*
  * Whether the census in @text agrees with the snapshot's /proc/meminfo,
  * read just before it and still held: its slab counter, read as the
  * census began, is the Slab that meminfo gave. If not (per-CPU deltas
@@ -205,6 +241,7 @@ static bool census_meminfo_agree(const char *text)
 {
 	const char *slab;
 	long long kb;
+	bool kept;
 	size_t len;
 	char *buf;
 	int fd;
@@ -217,9 +254,9 @@ static bool census_meminfo_agree(const char *text)
 	if (kb * 1024 == census_text_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
 		return true;
 	write_value("/proc/sys/vm/stat_refresh", "1");
-	fd = open(held.path, O_RDONLY | O_CLOEXEC);
+	fd = snapshot_open(held.path, &kept);
 	buf = fd >= 0 ? read_fd(fd, &len) : NULL;
-	if (fd >= 0)
+	if (fd >= 0 && !kept)
 		close(fd);
 	if (buf) {
 		free(held.buf);
@@ -232,6 +269,7 @@ static bool census_meminfo_agree(const char *text)
 static int verb_file(char *args)
 {
 	char *argv[MAX_WORDS];
+	bool kept;
 	size_t len;
 	char *buf;
 	int fd;
@@ -239,7 +277,7 @@ static int verb_file(char *args)
 	if (split(args, argv, MAX_WORDS) != 2)
 		return PLAN_BAD;
 	for (int tries = 1;; tries++) {
-		fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+		fd = snapshot_open(argv[1], &kept);
 		if (fd < 0 && errno == ENOENT) {
 			/* Not every allocator has every file (SLOB: no slabinfo). */
 			hold_frame(SB_FRAME_MISSING, argv[0], argv[1], NULL, 0);
@@ -250,7 +288,8 @@ static int verb_file(char *args)
 			return -1;
 		}
 		buf = read_fd(fd, &len);
-		close(fd);
+		if (!kept)
+			close(fd);
 		if (!buf)
 			return -1;
 		/* A census read while slab memory moved is read again, a little later. */
@@ -487,6 +526,7 @@ int plan_execute(void)
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &last_result);
+	keep_open();
 	while (!ret && getline(&line, &cap, plan) >= 0) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
