@@ -151,46 +151,59 @@ static bool census_quiet(const char *text)
 #define PLAN_MEMINFO_PREFIX "meminfo."
 
 /*
- * A file's frame is held until the next file has been read, or another
- * verb runs: sending it writes to the console, whose buffers are slab
- * memory, and a snapshot's files (meminfo, census, slabinfo) are read one
- * after the other with none of that in between.
+ * A snapshot's frames are held until its files have all been read, or
+ * another verb runs: sending a frame writes to the virtio port, whose
+ * buffers are slab memory (a meminfo frame is a kmalloc-2k object), and
+ * a snapshot's files (meminfo, census, slabinfo) are read one after the
+ * other with none of that in between.
  */
-static struct {
+#define MAX_HELD 8
+
+struct held_frame {
 	const char *kind;
 	char *name, *path, *buf;	/* buf NULL: no data */
 	size_t len;
-} held;
+};
+
+static struct held_frame held[MAX_HELD];
+static unsigned int nr_held;
 
 static void send_held(void)
 {
-	if (!held.name)
-		return;
-	send_frame(held.kind, held.name, held.buf ? held.buf : "", held.len);
-	free(held.name);
-	free(held.path);
-	free(held.buf);
-	held.name = held.path = held.buf = NULL;
+	for (unsigned int i = 0; i < nr_held; i++) {
+		struct held_frame *h = &held[i];
+
+		send_frame(h->kind, h->name, h->buf ? h->buf : "", h->len);
+		free(h->name);
+		free(h->path);
+		free(h->buf);
+	}
+	nr_held = 0;
 }
 
-/* Sends the frame held before, and holds this one (read from @path): @buf is taken. */
+/* Holds this frame (read from @path) after the others: @buf is taken. */
 static void hold_frame(const char *kind, const char *name, const char *path, char *buf,
 		       size_t len)
 {
-	send_held();
-	held.name = strdup(name);
-	held.path = strdup(path);
-	if (!held.name || !held.path) {
+	struct held_frame *h;
+
+	if (nr_held == MAX_HELD)
+		send_held();
+	h = &held[nr_held];
+	h->name = strdup(name);
+	h->path = strdup(path);
+	if (!h->name || !h->path) {
+		free(h->name);
+		free(h->path);
+		send_held();
 		send_frame(kind, name, buf ? buf : "", len);
-		free(held.name);
-		free(held.path);
 		free(buf);
-		held.name = held.path = NULL;
 		return;
 	}
-	held.kind = kind;
-	held.buf = buf;
-	held.len = len;
+	h->kind = kind;
+	h->buf = buf;
+	h->len = len;
+	nr_held++;
 }
 
 /*
@@ -239,6 +252,7 @@ static int snapshot_open(const char *path, bool *kept)
  */
 static bool census_meminfo_agree(const char *text)
 {
+	struct held_frame *h = nr_held ? &held[nr_held - 1] : NULL;
 	const char *slab;
 	long long kb;
 	bool kept;
@@ -246,22 +260,22 @@ static bool census_meminfo_agree(const char *text)
 	char *buf;
 	int fd;
 
-	if (!held.buf || strncmp(held.name, PLAN_MEMINFO_PREFIX, strlen(PLAN_MEMINFO_PREFIX)) ||
-	    strcmp(held.kind, SB_FRAME_FILE))
+	if (!h || !h->buf || strncmp(h->name, PLAN_MEMINFO_PREFIX, strlen(PLAN_MEMINFO_PREFIX)) ||
+	    strcmp(h->kind, SB_FRAME_FILE))
 		return true;
-	slab = strstr(held.buf, "\nSlab:");
+	slab = strstr(h->buf, "\nSlab:");
 	kb = slab ? strtoll(slab + strlen("\nSlab:"), NULL, 10) : -1;
 	if (kb * 1024 == census_text_total(text, "counter_pages") * sysconf(_SC_PAGESIZE))
 		return true;
 	write_value("/proc/sys/vm/stat_refresh", "1");
-	fd = snapshot_open(held.path, &kept);
+	fd = snapshot_open(h->path, &kept);
 	buf = fd >= 0 ? read_fd(fd, &len) : NULL;
 	if (fd >= 0 && !kept)
 		close(fd);
 	if (buf) {
-		free(held.buf);
-		held.buf = buf;
-		held.len = len;
+		free(h->buf);
+		h->buf = buf;
+		h->len = len;
 	}
 	return false;
 }
