@@ -218,6 +218,35 @@ static char *change_words(const struct comparison *c, const struct cmp_row *row)
 }
 
 /*
+ * " at 2 CPUs (8 and 32 under Memory)" when the census has both sides at
+ * CPU counts other than the compared runs': the subject's figures are of
+ * those runs alone. Empty otherwise.
+ */
+static char *other_cpus(const struct comparison *c, const struct census_view *v)
+{
+	long cpus = (long)c->runs[0].cpus, seen[64];
+	struct strbuf s = { 0 };
+	int nr = 0;
+	char *out;
+
+	for (int i = 0; i < v->nr && nr < (int)ARRAY_SIZE(seen); i++) {
+		bool skip = v->pts[i].cpus == cpus || strcmp(v->pts[i].label, v->base), other = false;
+
+		for (int j = 0; j < v->nr; j++)
+			other |= !strcmp(v->pts[j].label, v->other) && v->pts[j].cpus == v->pts[i].cpus;
+		for (int k = 0; k < nr; k++)
+			skip |= seen[k] == v->pts[i].cpus;
+		if (!skip && other)
+			seen[nr++] = v->pts[i].cpus;
+	}
+	for (int k = 0; k < nr; k++)
+		sb_addf(&s, "%s%ld", !k ? "" : k == nr - 1 ? " and " : ", ", seen[k]);
+	out = nr ? xasprintf(" at %ld CPUs (%s under Memory)", cpus, s.s) : xstrdup("");
+	free(s.s);
+	return out;
+}
+
+/*
  * The subject: the strongest result of any kind, in words and with its
  * kind: a hardware time, else the cost model's exact counts, else the
  * census's slab memory, else an emulated time; then, when no time
@@ -228,6 +257,7 @@ static void subject(struct strbuf *b, const struct comparison *c, const struct c
 {
 	const struct cmp_row *row = strongest_time(c, false);
 	char *why = compare_untested_why(c, 1), *what = NULL, *times = NULL, *line, *mem;
+	char *at = other_cpus(c, v);
 
 	if (!row)
 		row = largest_count(c);
@@ -243,14 +273,15 @@ static void subject(struct strbuf *b, const struct comparison *c, const struct c
 		times = times_verdict(c);
 	if (!what && !times)
 		what = xstrdup(why ? "no test, too few boots" : "no significant change");
-	line = xasprintf("Subject: [slabbench] %s vs %s: %s%s%s", c->runs[1].label,
-			 c->runs[0].label, what ? what : "", what && times ? "; " : "",
+	line = xasprintf("Subject: [slabbench] %s vs %s%s: %s%s%s", c->runs[1].label,
+			 c->runs[0].label, at, what ? what : "", what && times ? "; " : "",
 			 times ? times : "");
 	sb_wrap(b, 1, REPORT_WIDTH, line);
 	free(line);
 	free(why);
 	free(what);
 	free(times);
+	free(at);
 }
 
 /*
@@ -356,7 +387,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 	report_results(&b, c);
 	report_memory(&b, c, docs, &v);
 	report_profiles(&b, c, docs);
-	report_reproduce(&b, c, docs);
+	report_reproduce(&b, c, docs, n);
 	slabmem_points_free(v.pts, v.nr);
 	return b.s;
 }

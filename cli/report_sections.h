@@ -36,8 +36,12 @@ void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 /* report_setup.c */
 void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
 void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
-/* "To reproduce": the commands that run both sides and report them. */
-void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+/*
+ * "To reproduce": the commands that run both sides and report them, at
+ * every CPU count of the @n runs @docs (the two compared come first).
+ */
+void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
+		      int n);
 
 /* report_results.c */
 void report_results(struct strbuf *b, const struct comparison *c);

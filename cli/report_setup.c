@@ -8,6 +8,7 @@
 #include "report_sections.h"
 #include "json.h"
 #include "util.h"
+#include "vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,12 +224,45 @@ static char *workload_arg(const cJSON *doc)
 	return arg;
 }
 
-/* The options of run that set up @run's guest. */
-static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc)
+/*
+ * The --cpus and --mem of the @n runs @docs: their CPU counts, with the
+ * memory they all had, or without --mem when each had the default for
+ * its count; NULL when no one run command sets them.
+ */
+static char *cpus_mem(const cJSON *const *docs, int n)
+{
+	struct run_id *ids = run_ids(NULL, docs, n);
+	struct strbuf list = { 0 };
+	bool defaults = true, same = true;
+	char *s = NULL;
+
+	for (int r = 0; r < n; r++) {
+		long cpus = (long)ids[r].cpus, mem = (long)ids[r].mem_mb;
+		bool seen = false;
+
+		defaults &= mem == vm_default_mem_mb(cpus);
+		same &= ids[r].mem_mb == ids[0].mem_mb;
+		for (int q = 0; q < r; q++)
+			seen |= ids[q].cpus == ids[r].cpus;
+		if (!seen)
+			sb_addf(&list, "%s%ld", list.s ? "," : "", cpus);
+	}
+	if (same)
+		s = xasprintf("--cpus=%s --mem=%.0f", list.s, ids[0].mem_mb);
+	else if (defaults)
+		s = xasprintf("--cpus=%s", list.s);
+	free(list.s);
+	run_ids_free(ids, n);
+	return s;
+}
+
+/* The options of run that set up @run's guest (@cpus_mem: its --cpus and --mem). */
+static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc,
+			const char *cpus_mem)
 {
 	const char *cmdline = run->cmdline;
 
-	sb_addf(b, "      --accel=%s --cpus=%.0f --mem=%.0f", run->accel, run->cpus, run->mem_mb);
+	sb_addf(b, "      --accel=%s %s", run->accel, cpus_mem);
 	if (run->numa_nodes > 1)
 		sb_addf(b, " --numa=%.0f", run->numa_nodes);
 	if (run->possible_cpus > run->cpus)
@@ -267,14 +301,22 @@ static void cmd_words(struct strbuf *b, const char *first, const char *rest, boo
  * One run of both variants when their guests are alike, so that their
  * boots interleave as they did; else one run each.
  */
-void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
+void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
+		      int n)
 {
 	static const char *const out[] = { "base.json", "new.json" };
+	char *all = cpus_mem(docs, n), *one[2];
 	struct strbuf o[2] = { 0 };
 
 	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
-	for (int r = 0; r < 2; r++)
-		run_options(&o[r], &c->runs[r], docs[r]);
+	for (int r = 0; r < 2; r++) {
+		one[r] = all ? xstrdup(all) : cpus_mem(&docs[r], 1);
+		run_options(&o[r], &c->runs[r], docs[r], one[r]);
+		free(one[r]);
+	}
+	if (!all && n > 2)
+		sb_addf(b, "  (at the first CPU count: the others' guests had memory of their own)\n");
+	free(all);
 	if (!strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant)) {
 		char *w = workload_arg(docs[0]);
 

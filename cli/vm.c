@@ -154,6 +154,11 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 	return 0;
 }
 
+long vm_default_mem_mb(long cpus)
+{
+	return cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU : VM_MB_DEFAULT;
+}
+
 void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, double timeout_s)
 {
 	c->accel = v->accel;
@@ -162,11 +167,7 @@ void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, doub
 	c->cpus = cpus;
 	c->numa_nodes = v->numa;
 	c->possible_cpus = v->possible ? v->possible : cpus;
-	if (v->mem)
-		c->mem_mb = v->mem;
-	else
-		c->mem_mb = cpus * VM_MB_PER_CPU > VM_MB_DEFAULT ? cpus * VM_MB_PER_CPU :
-								  VM_MB_DEFAULT;
+	c->mem_mb = v->mem ? v->mem : vm_default_mem_mb(cpus);
 	if (v->timeout)
 		c->timeout_s = v->timeout;
 	else

@@ -187,6 +187,8 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v);
  * are left as they are.
  */
 void vm_config_set(struct vm_config *c, const struct vm_opts *v, long cpus, double timeout_s);
+/* A guest's memory in MB when --mem does not say: the rule above. */
+long vm_default_mem_mb(long cpus);
 /*
  * QEMU's -cpu under @accel (kvm, tcg, icount or cost): @requested
  * (--cpu-model) if not NULL, else the default; results record it.

@@ -542,6 +542,11 @@ static void test_census_sets(void)
 	CHECK(says(text, " 4/2 2/2 1/1 Slab ") && says(text, "CPUs 8/2: 8 CPUs on 2 NUMA nodes.") &&
 	      says(text, "At 4 CPUs on 2 nodes the 30% is inconclusive"),
 	      "census report: NUMA guests apart, and said so");
+	CHECK(says(text, "Subject: [slabbench] slub vs slab at 2 CPUs (8 and 4 under"),
+	      "census report: the subject says its figures are the first CPU count's, and which "
+	      "other counts have both sides");
+	CHECK(says(text, "--cpus=2,8,16,4 --mem=512"),
+	      "census report: the command that reproduces it runs every CPU count");
 	free(text);
 	text = census_report(slubs, 2, NULL);
 	CHECK(says(text, "slub-6.12 held x") && !strstr(text, "30%"),
