@@ -297,58 +297,156 @@ static void cmd_words(struct strbuf *b, const char *first, const char *rest, boo
 		sb_addf(b, "%s \\\n      %s%s\n", first, rest, tail);
 }
 
+/* @opts (run_options()'s lines) and then "-o @dest", on a line of its own if need be. */
+static void opts_out(struct strbuf *b, const char *opts, const char *dest)
+{
+	const char *last = strrchr(opts, '\n');
+	size_t len = strlen(last ? last + 1 : opts);
+
+	if (len + 4 + strlen(dest) <= REPORT_WIDTH)
+		sb_addf(b, "%s -o %s\n", opts, dest);
+	else
+		sb_addf(b, "%s \\\n      -o %s\n", opts, dest);
+}
+
+/* Whether @a and @b are results of the same workload. */
+static bool same_workload(const cJSON *a, const cJSON *b)
+{
+	return !strcmp(run_workload(a), run_workload(b));
+}
+
+/*
+ * Whether @docs[@r] is of neither compared run's workload (the demo's
+ * memory sweep beside its default run) and the first of its workload.
+ */
+static bool other_workload(const cJSON *const *docs, int r)
+{
+	if (same_workload(docs[r], docs[0]) || same_workload(docs[r], docs[1]))
+		return false;
+	for (int q = 2; q < r; q++)
+		if (same_workload(docs[q], docs[r]))
+			return false;
+	return true;
+}
+
+/* The run, into out/WORKLOAD, of @docs[@first]'s workload and every variant given of it. */
+static void reproduce_other(struct strbuf *b, const cJSON *const *docs, int n, int first)
+{
+	const cJSON **group = xcalloc(n, sizeof(*group));
+	struct strbuf alloc = { 0 }, o = { 0 };
+	struct run_id *ids = run_ids(NULL, docs, n);
+	char *w = workload_arg(docs[first]), *cm, *run, *wl, *dest;
+	int k = 0;
+
+	for (int r = first; r < n; r++) {
+		bool seen = false;
+
+		if (!same_workload(docs[r], docs[first]))
+			continue;
+		group[k++] = docs[r];
+		for (int q = first; q < r; q++)
+			seen |= same_workload(docs[q], docs[r]) &&
+				!strcmp(ids[q].variant, ids[r].variant);
+		if (!seen)
+			sb_addf(&alloc, "%s%s", alloc.s ? "," : "", ids[r].variant);
+	}
+	cm = cpus_mem(group, k);
+	if (!cm)
+		cm = cpus_mem(&docs[first], 1);
+	run_options(&o, &ids[first], docs[first], cm);
+	run = xasprintf("  slabbench run --alloc=%s", alloc.s);
+	wl = xasprintf("--workload=%s", w);
+	cmd_words(b, run, wl, true);
+	dest = xasprintf("out/%s", w);
+	opts_out(b, o.s, dest);
+	free(dest);
+	free(run);
+	free(wl);
+	free(cm);
+	free(o.s);
+	free(alloc.s);
+	free(w);
+	free(group);
+	run_ids_free(ids, n);
+}
+
 /*
  * One run of both variants when their guests are alike, so that their
- * boots interleave as they did; else one run each.
+ * boots interleave as they did; else one run each. Results of another
+ * workload given beside them (the census of a sweep) get a run of their
+ * own, into out/WORKLOAD, which the report reads too.
  */
 void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		      int n)
 {
 	static const char *const out[] = { "base.json", "new.json" };
-	char *all = cpus_mem(docs, n), *one[2];
-	struct strbuf o[2] = { 0 };
+	const cJSON **pair = xcalloc(n, sizeof(*pair));
+	struct strbuf o[2] = { 0 }, others = { 0 };
+	char *all, *one[2];
+	bool alike;
+	int k = 0;
 
+	for (int r = 0; r < n; r++)
+		if (r < 2 || same_workload(docs[r], docs[0]) || same_workload(docs[r], docs[1]))
+			pair[k++] = docs[r];
+	all = cpus_mem(pair, k);
 	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
 	for (int r = 0; r < 2; r++) {
 		one[r] = all ? xstrdup(all) : cpus_mem(&docs[r], 1);
 		run_options(&o[r], &c->runs[r], docs[r], one[r]);
 		free(one[r]);
 	}
-	if (!all && n > 2)
+	if (!all && k > 2)
 		sb_addf(b, "  (at the first CPU count: the others' guests had memory of their own)\n");
 	free(all);
-	if (!strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant)) {
+	alike = !strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant);
+	if (alike) {
 		char *w = workload_arg(docs[0]);
-
 		char *run = xasprintf("  slabbench run --alloc=%s,%s", c->runs[0].variant,
 				      c->runs[1].variant);
-		char *wl = xasprintf("--workload=%s", w), *rep, *second;
+		char *wl = xasprintf("--workload=%s", w);
 
 		cmd_words(b, run, wl, true);
-		sb_addf(b, "%s -o out\n", o[0].s);
-		rep = xasprintf("  slabbench report out/%s-*.json", c->runs[0].variant);
-		second = xasprintf("out/%s-*.json", c->runs[1].variant);
-		cmd_words(b, rep, second, false);
-		free(rep);
-		free(second);
+		opts_out(b, o[0].s, "out");
 		free(run);
 		free(wl);
 		free(w);
 	} else {
 		for (int r = 0; r < 2; r++) {
 			char *w = workload_arg(docs[r]);
-
 			char *run = xasprintf("  slabbench run --alloc=%s", c->runs[r].variant);
 			char *wl = xasprintf("--workload=%s", w);
 
 			cmd_words(b, run, wl, true);
-			sb_addf(b, "%s -o %s\n", o[r].s, out[r]);
+			opts_out(b, o[r].s, out[r]);
 			free(run);
 			free(wl);
 			free(w);
 		}
-		sb_addf(b, "  slabbench report base.json new.json\n");
 	}
+	for (int r = 2; r < n; r++) {
+		char *w;
+
+		if (!other_workload(docs, r))
+			continue;
+		reproduce_other(b, docs, n, r);
+		w = workload_arg(docs[r]);
+		sb_addf(&others, " out/%s/*.json", w);
+		free(w);
+	}
+	if (alike) {
+		char *rep = xasprintf("  slabbench report out/%s-*.json", c->runs[0].variant);
+		char *second = xasprintf("out/%s-*.json%s", c->runs[1].variant,
+					 others.s ? others.s : "");
+
+		cmd_words(b, rep, second, false);
+		free(rep);
+		free(second);
+	} else {
+		sb_addf(b, "  slabbench report base.json new.json%s\n", others.s ? others.s : "");
+	}
+	free(others.s);
+	free(pair);
 	free(o[0].s);
 	free(o[1].s);
 }

@@ -518,6 +518,43 @@ static void test_possible_cpus(void)
 	cJSON_Delete(docs[1]);
 }
 
+/*
+ * The demo's report: a default run at 2 CPUs compared, the memory sweep at
+ * 2 and 4 beside it; the command that reproduces it runs both workloads.
+ */
+static void test_reproduce_workloads(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 1, NULL, 0, false }, { "slub", "SLUB", 2, 1, 1, NULL, 0, false },
+		{ "slab", "SLAB", 2, 1, 1, NULL, 0, false }, { "slub", "SLUB", 2, 1, 1, NULL, 0, false },
+		{ "slab", "SLAB", 4, 1, 1, NULL, 0, false }, { "slub", "SLUB", 4, 1, 1, NULL, 0, false },
+	};
+	struct comparison c = { 0 };
+	cJSON *docs[6];
+	char *text = NULL;
+
+	for (int r = 0; r < 6; r++)
+		docs[r] = fixture_doc(&fs[r]);
+	for (int r = 0; r < 2; r++)
+		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(docs[r], "workload"), "name",
+					  cJSON_CreateString("default"));
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 6, NULL);
+	CHECK(text && strstr(text, "slabbench run --alloc=slab,slub --workload=default \\\n"
+		   "      --accel=tcg --cpus=2 --mem=512 --boots=1 -o out\n"),
+	      "reproduce: the compared runs' workload at their own CPU count");
+	CHECK(text && strstr(text, "slabbench run --alloc=slab,slub --workload=memory \\\n"
+		   "      --accel=tcg --cpus=2,4 --mem=512 --boots=1 -o out/memory\n"),
+	      "reproduce: the other workload's run, every CPU count of it, in a directory of its own");
+	CHECK(text && strstr(text, "slabbench report out/slab-*.json out/slub-*.json out/memory/*.json\n"),
+	      "reproduce: the report reads both");
+	free(text);
+	compare_free(&c);
+	for (int r = 0; r < 6; r++)
+		cJSON_Delete(docs[r]);
+}
+
 /* Two sets across CPUs and nodes; and two SLUBs, of which no 30% is claimed. */
 static void test_census_sets(void)
 {
@@ -665,6 +702,7 @@ int main(void)
 	test_census_interval();
 	test_census_steady();
 	test_census_sets();
+	test_reproduce_workloads();
 	test_after_boot();
 	test_possible_cpus();
 	test_census_residuals();
