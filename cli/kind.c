@@ -30,6 +30,8 @@ static const struct {
 	{ "accesses/op", KIND_EXACT },
 	/* The macro workloads' dcache growth, a count. */
 	{ "dentries", KIND_EXACT },
+	/* The memcg workload's charges, read from the groups' memory.stat. */
+	{ "kB", KIND_EXACT },
 	{ "misses/op", KIND_MODEL },
 };
 

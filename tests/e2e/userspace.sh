@@ -46,6 +46,9 @@ check "memcg on Debian's kernel: the run completes" jqt "$TMP/memcg-debian.json"
 [ -f "$TMP/memcg-debian.json" ] || tail -n 20 "$TMP/memcg-debian.err"
 check "memcg: slab was charged to the groups" \
 	jqt "$TMP/memcg-debian.json" '.tests[0].metrics.charged_slab_kb.samples[0] > 0'
+check "memcg: compare reads its results (the charges in kB, a count)" \
+	bash -c "'$SB' compare '$TMP/memcg-debian.json' '$TMP/memcg-debian.json' |
+		grep -q 'charged_slab_kb (kB)'"
 check "memcg: 150 pipes held, kmalloc-cg-1k grew to hold their 150 buffer arrays" \
 	jqt "$TMP/memcg-debian.json" '[.boots[0].snapshots | .before, ."t0.0s" | .slabinfo | split("\n")[]
 		| select(startswith("kmalloc-cg-1k ")) | split(" ") | map(select(. != ""))[2] | tonumber]

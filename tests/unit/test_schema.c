@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "json.h"
+#include "kind.h"
 #include "results.h"
 #include "schema.h"
 #include "strbuf.h"
@@ -180,6 +181,22 @@ static void test_json(void)
 	cJSON_Delete(o);
 }
 
+/* Every unit the agent and the module write is one compare knows. */
+static void test_units(void)
+{
+	static const char *const written[] = {
+		"ns", "cycles", "ops/s", "s", "calls", "pages", "bytes", "objects", "per1k",
+		"objects/call", "%", "insns/op", "accesses/op", "misses/op", "dentries", "kB",
+	};
+	enum metric_kind kind;
+
+	for (size_t i = 0; i < ARRAY_SIZE(written); i++)
+		CHECK(!metric_kind(written[i], &kind), "unit '%s' has a kind", written[i]);
+	CHECK(!metric_kind("kB", &kind) && kind == KIND_EXACT,
+	      "the memcg workload's charges (kB) are counts, not times");
+	CHECK(metric_kind("KiB", &kind) == -1, "an unknown unit is refused");
+}
+
 int main(void)
 {
 	cJSON *docs[2];
@@ -192,6 +209,7 @@ int main(void)
 		test_run(docs[0]);
 	}
 	test_labels();
+	test_units();
 	test_setup();
 	test_json();
 	for (int i = 0; i < 2; i++)
