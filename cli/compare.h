@@ -50,7 +50,7 @@ struct cmp_cell {
 	bool significant;	/* q < alpha and beyond the floor; exact: any change */
 	bool inside_floor;	/* q < alpha, yet inside the floor: not flagged */
 	bool worse;		/* the mean moved in the metric's bad direction */
-	/* The cost model's counts (cost_unit()): a change is a change, never tested. */
+	/* The cost model's counts (cost_unit()), alike in every boot: a change is a change. */
 	bool exact;
 };
 

@@ -295,6 +295,13 @@ static bool boot_start(void *ctx, int task, int slot)
 	t->v = v;
 	t->index = task / p->nr;
 	t->vm = *c;
+	/*
+	 * Under the cost model every boot of a seed is the same guest; boot N
+	 * takes seed N + 1, so that placement (and with it the simulated
+	 * misses) varies between boots while the exact counts must not.
+	 */
+	if (!strcmp(c->accel, "cost"))
+		t->vm.seed = t->index + 1;
 	if (p->o->jobs > 1) {
 		/* The progress line is one guest's: with several, the run's line says it. */
 		t->vm.expected_results = 0;
@@ -305,6 +312,8 @@ static bool boot_start(void *ctx, int task, int slot)
 	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(v->doc, "boots"), boot);
 	cJSON_AddNumberToObject(boot, "index", t->index);
 	cJSON_AddNumberToObject(boot, "order", p->order++);
+	if (t->vm.seed)
+		cJSON_AddNumberToObject(boot, "seed", (double)t->vm.seed);
 	if (p->need) {
 		char *list;
 

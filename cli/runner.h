@@ -24,11 +24,13 @@ struct workload;
  */
 #define RUN_BOOTS 5
 /*
- * Under --accel=cost: every boot of one kernel gives the same counts, and
- * its times count instructions (icount), so a second boot adds nothing
- * but 17 to 57 s (measured on quick).
+ * Under --accel=cost: boot N takes QEMU seed N + 1, and a seed gives the
+ * same counts on every run. Three seeds are what compare needs to judge
+ * the simulated misses (and the few counts that move with the page
+ * allocator's lists) against their spread; more would add 17 to 57 s a
+ * boot (measured on quick) for nothing compare uses.
  */
-#define RUN_COST_BOOTS 1
+#define RUN_COST_BOOTS 3
 
 /*
  * -j: guests at once. 1 by default: guests that share a host perturb

@@ -84,6 +84,7 @@ int slurm_task_save(const char *dir, const struct vm_config *c, const struct vm_
 	add_str(o, "cmdline", c->cmdline);
 	cJSON_AddNumberToObject(o, "timeout_s", timeout_s);
 	cJSON_AddBoolToObject(o, "single_thread", c->single_thread);
+	cJSON_AddNumberToObject(o, "seed", (double)c->seed);
 	cJSON_AddItemToObject(o, "options", task_options(v, c->cpus));
 	ret = save_json(dir, TASK_FILE, o);
 	cJSON_Delete(o);
@@ -109,6 +110,7 @@ cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v)
 		c->cmdline = str(t, "cmdline");
 		c->dir = dir;
 		c->single_thread = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "single_thread"));
+		c->seed = (long)json_num_or(t, "seed", 0);
 		if (c->label && c->kernel && c->initrd && c->accel && c->timeout_s > 0) {
 			free(where);
 			return t;

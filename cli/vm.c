@@ -408,9 +408,9 @@ char **vm_qemu_argv(const struct vm_config *c, const char *accel, const char *co
 		argv[n++] = xstrdup("-cpu");
 		argv[n++] = xstrdup(vm_cpu_model(c->cpu_model, accel));
 		if (!strcmp(accel, "cost")) {
-			/* RDRAND (-cpu max has it) from a fixed seed, not the host's entropy. */
+			/* RDRAND (-cpu max has it) from the boot's seed, not the host's entropy. */
 			argv[n++] = xstrdup("-seed");
-			argv[n++] = xstrdup("1");
+			argv[n++] = xasprintf("%ld", c->seed > 0 ? c->seed : 1);
 			/* The guest's wall clock (and what it seeds) from the guest's own time. */
 			argv[n++] = xstrdup("-rtc");
 			argv[n++] = xstrdup("base=2024-01-01T00:00:00,clock=vm");

@@ -106,6 +106,7 @@ struct vm_config {
 	const char *dir;	/* run directory: console log, channel file */
 	const char *accel;	/* auto, kvm, tcg, icount or cost */
 	const char *cost_geometry;	/* cost: "l1d=S/W/L,..." for the plugin, or NULL */
+	long seed;		/* cost: QEMU's -seed (RDRAND), 1 when 0 */
 	const char *cpu_model;	/* QEMU's -cpu; NULL: vm_cpu_model()'s default */
 	long cpus;
 	long numa_nodes;	/* 2 to VM_NUMA_MAX: CPUs and memory split evenly; else one */

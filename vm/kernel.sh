@@ -235,14 +235,15 @@ source_hash() {
 		echo "tree $1"
 		dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null || stat -c '%s %Y' "$tb"
 		# Only the diffs build the kernel: a reworded commit message
-		# rebuilds nothing.
+		# rebuilds nothing. A diff starts at git's "diff" line, or at the
+		# "--- " of a plain diff -u, which has none.
 		for p in "$VM_DIR"/patches/"$1"/*.patch; do
-			[ -e "$p" ] && sed -n '/^diff /,$p' "$p"
+			[ -e "$p" ] && sed -n '/^\(diff \|--- \)/,$p' "$p"
 		done
 		if [ -n "$SERIES" ]; then
 			echo "series"
 			tmp=$(mktemp -d)
-			for p in $(series_files "$tmp"); do sed -n '/^diff /,$p' "$p"; done
+			for p in $(series_files "$tmp"); do sed -n '/^\(diff \|--- \)/,$p' "$p"; done
 			rm -rf "$tmp"
 		fi
 	} | sha256sum | cut -c1-12

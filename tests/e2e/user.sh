@@ -52,6 +52,12 @@ check "a config file is part of the hash" \
 s1=$($K hash series)
 printf 'diff --git a/x b/x\n' >"$TMP/series/0001-x.patch"
 check "a patch in the series changes the hash" test "$($K hash series)" != "$s1"
+s2=$($K hash series)
+printf -- '--- a/y\n+++ b/y\n@@ -1 +1 @@\n-1\n+2\n' >"$TMP/series/0002-y.patch"
+s3=$($K hash series)
+printf -- '--- a/y\n+++ b/y\n@@ -1 +1 @@\n-1\n+3\n' >"$TMP/series/0002-y.patch"
+check "a plain diff -u (no 'diff' line) is part of the hash, and its content" \
+	test "$s3" != "$s2" -a "$($K hash series)" != "$s3"
 
 # Errors name the file and line, or the option.
 bad() {
