@@ -37,13 +37,17 @@ CACHE=${SLABBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/slabbench}
 # SLABBENCH_DISTCC_HOSTS (distcc's own DISTCC_HOSTS syntax) when it is
 # set, with ccache in front: ccache answers what it has, and hands the
 # rest to distcc (CCACHE_PREFIX). Preprocessing and linking stay here,
-# so the hosts need only the same gcc (docs/scale.md). A failed remote
-# compile is an error, not a silent local one.
+# so the hosts need only the same gcc (docs/scale.md). A few files cannot
+# compile anywhere but here: kernel/configs.c assembles the build's
+# kernel/config_data.gz with .incbin, a path only this host has. distcc
+# compiles those locally (its fallback) and keeps the host in its list
+# (no backoff: that failure says nothing of the host).
 if [ -n "${SLABBENCH_DISTCC_HOSTS:-}" ]; then
 	command -v distcc >/dev/null ||
 		{ echo "vm/kernel.sh: SLABBENCH_DISTCC_HOSTS is set but distcc is not installed" >&2; exit 1; }
 	export DISTCC_HOSTS=$SLABBENCH_DISTCC_HOSTS
-	export DISTCC_FALLBACK=${DISTCC_FALLBACK:-0}
+	export DISTCC_FALLBACK=${DISTCC_FALLBACK:-1}
+	export DISTCC_BACKOFF_PERIOD=${DISTCC_BACKOFF_PERIOD:-0}
 	export CCACHE_PREFIX=distcc
 fi
 # The compiler kernels and modules are built with.

@@ -56,6 +56,10 @@ CCACHE_DIR=$TMP/ccache-distcc SLABBENCH_DISTCC_HOSTS="127.0.0.1:$port/2" build d
 remote=$(grep -c 'COMPILE_OK' "$D/distccd.log" || true)
 echo "# $remote compiles on distccd; the distcc build took $(cat "$(dir_of distcc)/slabbench.build_seconds" 2>/dev/null) s"
 check "the distcc build of $V completes" test -f "$(dir_of distcc)/vmlinux"
+if [ ! -f "$(dir_of distcc)/vmlinux" ]; then
+	tail -n 20 "$TMP/distcc.err" | sed 's/^/# /'
+	grep -v COMPILE_OK "$D/distccd.log" | tail -n 10 | sed 's/^/# distccd: /'
+fi
 check "distccd compiled the kernel's files (more than 300: $remote)" test "$remote" -gt 300
 check "vmlinux of the distcc build is the local build's, byte for byte" \
 	cmp -s "$TMP/vmlinux.local" "$(dir_of distcc)/vmlinux"
@@ -65,4 +69,4 @@ check "the kernel says no build date, host or user" \
 
 stop_distccd
 check "distccd and its workers are stopped" \
-	bash -c "! pgrep -F '$D/distccd.pid' >/dev/null && ! pgrep -f 'distccd .*--port $port' >/dev/null"
+	bash -c "! pgrep -F '$D/distccd.pid' >/dev/null 2>&1 && ! pgrep -f '[d]istccd .*--port $port' >/dev/null"
