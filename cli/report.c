@@ -115,6 +115,9 @@ static char *kind_words(const struct comparison *c, const struct cmp_row *row)
 
 	if (row->cells[0].exact)
 		return xstrdup("exact count");
+	/* A count of the cost model that the boots' seeds move, tested across them. */
+	if (exact_unit(row))
+		return xstrdup("count tested across seeds");
 	if (compare_row_emulated(c, row))
 		return xasprintf("emulated %s time", accel_words(emulated->accel));
 	return xasprintf("%s time", accel_words(c->runs[0].accel));
@@ -134,8 +137,9 @@ static const struct cmp_row *strongest_time(const struct comparison *c, bool emu
 		const struct cmp_row *row = &c->rows[i];
 		const struct cmp_cell *x = &row->cells[0];
 
-		if (!x->exact && x->present && x->significant && x->has_pct &&
-		    compare_row_emulated(c, row) == emulated && (!best || x->q < best->cells[0].q))
+		if ((row->kind == KIND_TIME || row->kind == KIND_CYCLES) && x->present &&
+		    x->significant && x->has_pct && compare_row_emulated(c, row) == emulated &&
+		    (!best || x->q < best->cells[0].q))
 			best = row;
 	}
 	return best;
