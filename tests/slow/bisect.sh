@@ -107,3 +107,4 @@ check "series: its patch costs instructions (slub $(insns "$TMP/slub.cost.json")
 tr -s ' \n' '  ' <"$TMP/report.txt" >"$TMP/report.flat"
 check "report of two user variants names both trees" \
 	bash -c "grep -q 'tree $L@' '$TMP/report.flat' && grep -q 'tree 6.1+$TMP/series' '$TMP/report.flat'"
+grep -q "tree 6.1+$TMP/series" "$TMP/report.flat" || grep -A6 '^Kernels' "$TMP/report.txt" | sed 's/^/# /'
