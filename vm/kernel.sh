@@ -603,7 +603,16 @@ build_variant() {
 	exec 9>&-
 	echo "variant=$variant"
 	echo "hash=$hash"
-	echo "tree=$(cat "$out/slabbench.tree")"
+	# A build is keyed by what builds it, so it can serve a variant whose
+	# series or tree sits elsewhere than the one it was built for: the
+	# results name this variant's.
+	if [ "$KIND" = git ]; then
+		local built
+		built=$(cat "$out/slabbench.tree")
+		echo "tree=$GITDIR@${built#*@}"
+	else
+		echo "tree=$TREE"
+	fi
 	echo "dir=$out"
 	echo "source=$(cat "$out/slabbench.source")"
 	echo "bzimage=$(cat "$out/slabbench.bzimage" 2>/dev/null || echo "$out/arch/x86/boot/bzImage")"
