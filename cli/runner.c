@@ -297,8 +297,9 @@ static bool boot_start(void *ctx, int task, int slot)
 	t->vm = *c;
 	/*
 	 * Under the cost model every boot of a seed is the same guest; boot N
-	 * takes seed N + 1, so that placement (and with it the simulated
-	 * misses) varies between boots while the exact counts must not.
+	 * takes seed N + 1, so that placement, and with it the simulated
+	 * misses and the counts of windows that take pages, varies between
+	 * the boots of a run and not between runs: compare tests what varies.
 	 */
 	if (!strcmp(c->accel, "cost"))
 		t->vm.seed = t->index + 1;
