@@ -297,16 +297,28 @@ static void cmd_words(struct strbuf *b, const char *first, const char *rest, boo
 		sb_addf(b, "%s \\\n      %s%s\n", first, rest, tail);
 }
 
-/* @opts (run_options()'s lines) and then "-o @dest", on a line of its own if need be. */
-static void opts_out(struct strbuf *b, const char *opts, const char *dest)
+/*
+ * "slabbench run --alloc=@alloc --workload=..." of @doc's workload, then
+ * @opts (run_options()'s lines) and "-o @dest", on a line of its own if
+ * need be.
+ */
+static void run_command(struct strbuf *b, const char *alloc, const cJSON *doc, const char *opts,
+			const char *dest)
 {
 	const char *last = strrchr(opts, '\n');
 	size_t len = strlen(last ? last + 1 : opts);
+	char *w = workload_arg(doc);
+	char *run = xasprintf("  slabbench run --alloc=%s", alloc);
+	char *wl = xasprintf("--workload=%s", w);
 
+	cmd_words(b, run, wl, true);
 	if (len + 4 + strlen(dest) <= REPORT_WIDTH)
 		sb_addf(b, "%s -o %s\n", opts, dest);
 	else
 		sb_addf(b, "%s \\\n      -o %s\n", opts, dest);
+	free(run);
+	free(wl);
+	free(w);
 }
 
 /* Whether @a and @b are results of the same workload. */
@@ -329,13 +341,17 @@ static bool other_workload(const cJSON *const *docs, int r)
 	return true;
 }
 
-/* The run, into out/WORKLOAD, of @docs[@first]'s workload and every variant given of it. */
-static void reproduce_other(struct strbuf *b, const cJSON *const *docs, int n, int first)
+/*
+ * The run, into out/WORKLOAD, of @docs[@first]'s workload and every
+ * variant given of it; its results' glob added to @reads for report.
+ */
+static void reproduce_other(struct strbuf *b, struct strbuf *reads, const cJSON *const *docs,
+			    int n, int first)
 {
 	const cJSON **group = xcalloc(n, sizeof(*group));
 	struct strbuf alloc = { 0 }, o = { 0 };
 	struct run_id *ids = run_ids(NULL, docs, n);
-	char *w = workload_arg(docs[first]), *cm, *run, *wl, *dest;
+	char *w = workload_arg(docs[first]), *cm, *dest;
 	int k = 0;
 
 	for (int r = first; r < n; r++) {
@@ -354,14 +370,10 @@ static void reproduce_other(struct strbuf *b, const cJSON *const *docs, int n, i
 	if (!cm)
 		cm = cpus_mem(&docs[first], 1);
 	run_options(&o, &ids[first], docs[first], cm);
-	run = xasprintf("  slabbench run --alloc=%s", alloc.s);
-	wl = xasprintf("--workload=%s", w);
-	cmd_words(b, run, wl, true);
 	dest = xasprintf("out/%s", w);
-	opts_out(b, o.s, dest);
+	run_command(b, alloc.s, docs[first], o.s, dest);
+	sb_addf(reads, " %s/*.json", dest);
 	free(dest);
-	free(run);
-	free(wl);
 	free(cm);
 	free(o.s);
 	free(alloc.s);
@@ -401,39 +413,17 @@ void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 	free(all);
 	alike = !strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant);
 	if (alike) {
-		char *w = workload_arg(docs[0]);
-		char *run = xasprintf("  slabbench run --alloc=%s,%s", c->runs[0].variant,
-				      c->runs[1].variant);
-		char *wl = xasprintf("--workload=%s", w);
+		char *both = xasprintf("%s,%s", c->runs[0].variant, c->runs[1].variant);
 
-		cmd_words(b, run, wl, true);
-		opts_out(b, o[0].s, "out");
-		free(run);
-		free(wl);
-		free(w);
+		run_command(b, both, docs[0], o[0].s, "out");
+		free(both);
 	} else {
-		for (int r = 0; r < 2; r++) {
-			char *w = workload_arg(docs[r]);
-			char *run = xasprintf("  slabbench run --alloc=%s", c->runs[r].variant);
-			char *wl = xasprintf("--workload=%s", w);
-
-			cmd_words(b, run, wl, true);
-			opts_out(b, o[r].s, out[r]);
-			free(run);
-			free(wl);
-			free(w);
-		}
+		for (int r = 0; r < 2; r++)
+			run_command(b, c->runs[r].variant, docs[r], o[r].s, out[r]);
 	}
-	for (int r = 2; r < n; r++) {
-		char *w;
-
-		if (!other_workload(docs, r))
-			continue;
-		reproduce_other(b, docs, n, r);
-		w = workload_arg(docs[r]);
-		sb_addf(&others, " out/%s/*.json", w);
-		free(w);
-	}
+	for (int r = 2; r < n; r++)
+		if (other_workload(docs, r))
+			reproduce_other(b, &others, docs, n, r);
 	if (alike) {
 		char *rep = xasprintf("  slabbench report out/%s-*.json", c->runs[0].variant);
 		char *second = xasprintf("out/%s-*.json%s", c->runs[1].variant,
