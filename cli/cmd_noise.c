@@ -43,14 +43,14 @@ static void print_floors(const cJSON *noise, const cJSON *doc, const struct run_
 			int k;
 			double f = noise_floor(noise, id->accel, id->cpus, test_spec(test),
 					       m->string, &k);
-			double sd = noise_sd_log(noise, id->accel, id->cpus, test_spec(test),
-						 m->string);
 			char n5[16], n20[16], need[40];
 
 			if (isnan(f))
 				continue;
-			fmt_needed(n5, sizeof(n5), noise_boots_needed(sd, f, k, 5, 0.05));
-			fmt_needed(n20, sizeof(n20), noise_boots_needed(sd, f, k, 20, 0.05));
+			fmt_needed(n5, sizeof(n5), noise_boots_for(noise, id->accel, id->cpus,
+								   test_spec(test), m->string, 5));
+			fmt_needed(n20, sizeof(n20), noise_boots_for(noise, id->accel, id->cpus,
+								     test_spec(test), m->string, 20));
 			snprintf(need, sizeof(need), "%s/%s", n5, n20);
 			printf("%-40.40s %-24.24s %7.2f%% %10d %10s\n", test_spec(test) + 5,
 			       m->string, f, k, need);

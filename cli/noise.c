@@ -108,13 +108,22 @@ double noise_floor(const cJSON *noise, const char *accel, double cpus, const cha
 	return f->valuedouble;
 }
 
-double noise_sd_log(const cJSON *noise, const char *accel, double cpus, const char *spec,
-		    const char *metric)
+static void boots_key(char *out, size_t size, int change_pct)
 {
-	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(entry(noise, accel, cpus, spec, metric),
-							   "sd_log");
+	snprintf(out, size, "boots_for_%dpct", change_pct);
+}
 
-	return cJSON_IsNumber(sd) ? sd->valuedouble : NAN;
+int noise_boots_for(const cJSON *noise, const char *accel, double cpus, const char *spec,
+		    const char *metric, int change_pct)
+{
+	const cJSON *e = entry(noise, accel, cpus, spec, metric), *b;
+	char key[32];
+
+	boots_key(key, sizeof(key), change_pct);
+	b = cJSON_GetObjectItemCaseSensitive(e, key);
+	if (cJSON_IsNull(b))
+		return -1;
+	return cJSON_IsNumber(b) ? b->valueint : 0;
 }
 
 double noise_floor_scaled(double pct, int k, size_t na, size_t nb)
@@ -240,6 +249,9 @@ static size_t split_changes(const double *x, size_t n, double **out)
 	return m;
 }
 
+/* The changes whose boots a side each entry keeps (noise_boots_for()). */
+static const int kept_changes[] = { 5, 20 };
+
 /*
  * The entry of one metric from its pooled boot medians; an odd boot out
  * is left out, so that the halves are the same size as compare's sides.
@@ -276,6 +288,18 @@ static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 	cJSON_AddNumberToObject(e, "change_pct_p97.5", quantile(ch, k, 0.975));
 	cJSON_AddNumberToObject(e, "abs_change_pct_max", mag[k - 1]);
 	cJSON_AddNumberToObject(e, "floor_pct", quantile(mag, k, 0.95));
+	/* Kept, not left to readers to recompute: the file says what to run. */
+	for (size_t i = 0; i < ARRAY_SIZE(kept_changes); i++) {
+		int b = noise_boots_needed(s.stddev, quantile(mag, k, 0.95), (int)(n / 2),
+					   kept_changes[i], 0.05);
+		char key[32];
+
+		boots_key(key, sizeof(key), kept_changes[i]);
+		if (b < 0)
+			cJSON_AddNullToObject(e, key);
+		else
+			cJSON_AddNumberToObject(e, key, b);
+	}
 	free(ch);
 	free(mag);
 	return e;

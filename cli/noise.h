@@ -38,9 +38,13 @@ cJSON *noise_load(const char *path, bool *missing);
 double noise_floor(const cJSON *noise, const char *accel, double cpus, const char *spec,
 		   const char *metric, int *boots);
 
-/* The standard deviation of that metric's boots' logarithms; NAN if none. */
-double noise_sd_log(const cJSON *noise, const char *accel, double cpus, const char *spec,
-		    const char *metric);
+/*
+ * The boots a side that measurement found a comparison needs to find a
+ * change of @change_pct (5 or 20, the ones kept: "boots_for_5pct",
+ * "boots_for_20pct"); -1 beyond NOISE_MAX_BOOTS, 0 if none is kept.
+ */
+int noise_boots_for(const cJSON *noise, const char *accel, double cpus, const char *spec,
+		    const char *metric, int change_pct);
 
 /*
  * A floor measured between halves of @k boots, for a comparison of @na
@@ -67,8 +71,9 @@ int noise_boots_needed(double sd_log, double floor_pct, int k, double change_pct
  * beyond that) gives a change: the ratio of the halves' geometric means of
  * boot medians, less 1, in percent. Each time metric's entry in @noise,
  * under the runs' CPU count, is replaced; it keeps the standard
- * deviation of the boots' logarithms too ("sd_log"). Returns how many metrics were
- * measured, or -1 after a one-line error.
+ * deviation of the boots' logarithms too ("sd_log"), and the boots a
+ * side that a change of 5% and of 20% need (noise_boots_for()). Returns
+ * how many metrics were measured, or -1 after a one-line error.
  */
 int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *docs, int n);
 

@@ -650,17 +650,15 @@ static void test_known_answer(void)
 	unsigned long long seed = 0x9e3779b97f4a7c15ull;
 	cJSON *aa = synthetic("SLAB", 10, 1, &seed), *noise = noise_new();
 	int k = 0, n, slow = 0, same = 0, reps = 20;
-	double floor, sd;
+	double floor;
 
 	CHECK(noise_measure(noise, (const char *const[]){ "aa.json" }, (const cJSON *const *)&aa,
 			    1) == 1, "known answer: the A/A of 10 boots measured");
 	floor = noise_floor(noise, "kvm", 2, "test=fastpath", "ns_per_op", &k);
-	sd = noise_sd_log(noise, "kvm", 2, "test=fastpath", "ns_per_op");
-	n = noise_boots_needed(sd, floor, k, 20, 0.05);
+	n = noise_boots_for(noise, "kvm", 2, "test=fastpath", "ns_per_op", 20);
 	CHECK(k == 5 && floor > 20, "known answer: the floor at 5 boots a side is %.1f%%, above 20%%",
 	      floor);
-	CHECK(n > 5 && n <= 100, "known answer: noise asks for %d boots a side to find 20%% "
-	      "(spread %.3f)", n, sd);
+	CHECK(n > 5 && n <= 100, "known answer: noise asks for %d boots a side to find 20%%", n);
 	for (int r = 0; r < reps && n > 0; r++) {
 		cJSON *a = synthetic("SLAB", n, 1, &seed);
 		cJSON *b = synthetic("SLUB", n, 1.2, &seed);

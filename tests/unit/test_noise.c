@@ -126,6 +126,19 @@ static void test_sampled(void)
 	CHECK(entry_num(n1, "splits") == NOISE_MAX_SPLITS, "noise: C(19, 9) splits sampled down to 5000");
 	CHECK(entry_num(n1, "floor_pct") == entry_num(n2, "floor_pct") &&
 	      entry_num(n1, "floor_pct") > 0, "noise: the sampled floor is reproducible");
+	for (int pct = 5; pct <= 20; pct += 15) {
+		int kept = noise_boots_for(n1, "tcg", 2, "test=fastpath", "ns_per_op", pct);
+		int again = noise_boots_needed(entry_num(n1, "sd_log"), entry_num(n1, "floor_pct"),
+					       10, pct, 0.05);
+
+		CHECK(kept != 0 && kept == again,
+		      "noise: the boots a %d%% change needs are kept (%d)", pct, kept);
+	}
+	CHECK(noise_boots_for(n1, "tcg", 2, "test=fastpath", "ns_per_op", 20) <=
+	      noise_boots_for(n1, "tcg", 2, "test=fastpath", "ns_per_op", 5),
+	      "noise: a larger change needs no more boots");
+	CHECK(noise_boots_for(n1, "tcg", 4, "test=fastpath", "ns_per_op", 20) == 0,
+	      "noise: none kept at a CPU count not measured");
 	cJSON_Delete(doc);
 	cJSON_Delete(n1);
 	cJSON_Delete(n2);
