@@ -49,6 +49,17 @@ done
 check "slab-distro and slub-distro differ only in the allocator lines" \
 	cmp -s "$TMP/slab-distro/slabbench.common.config" "$TMP/slub-distro/slabbench.common.config"
 
+# The cost model's hardening known answer holds only if the hardening is
+# all that was taken out.
+for v in $(vm/kernel.sh names | grep -- '-distro-nohard$'); do
+	twin=${v%-nohard}
+	vm/kernel.sh config "$v" "$TMP/$v" >/dev/null 2>"$TMP/$v.err" ||
+		sed 's/^/# /' "$TMP/$v.err"
+	check "$v differs from $twin in CONFIG_SLAB_FREELIST_HARDENED alone" \
+		test "$(diff "$TMP/$twin/.config" "$TMP/$v/.config" | grep '^[<>]')" = \
+		"$(printf '< CONFIG_SLAB_FREELIST_HARDENED=y\n> # CONFIG_SLAB_FREELIST_HARDENED is not set')"
+done
+
 # The check can fail: a config with memory cgroups off (a line the recipe
 # does not make) is refused, and the line is named.
 if [ -f "$TMP/slub-distro/.config" ]; then
