@@ -44,18 +44,23 @@ void summarize(const double *x, size_t n, struct summary *s)
 	if (!n)
 		return;
 	s->n = n;
-	for (i = 0; i < n; i++)
-		sum += x[i];
-	s->mean = sum / n;
-	for (i = 0; i < n; i++)
-		sq += (x[i] - s->mean) * (x[i] - s->mean);
-	s->stddev = n > 1 ? sqrt(sq / (n - 1)) : 0;
-	s->cov = s->mean != 0 ? s->stddev / fabs(s->mean) : 0;
 	sorted = xmalloc(n * sizeof(*sorted));
 	memcpy(sorted, x, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];
 	s->max = sorted[n - 1];
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	/*
+	 * Equal values have no spread: summed, 107.999 three times has a
+	 * mean 1e-14 off, and a standard deviation that would make a count
+	 * the same in every boot look as if the boots differed.
+	 */
+	s->mean = s->min == s->max ? s->min : sum / n;
+	for (i = 0; i < n; i++)
+		sq += (x[i] - s->mean) * (x[i] - s->mean);
+	s->stddev = n > 1 ? sqrt(sq / (n - 1)) : 0;
+	s->cov = s->mean != 0 ? s->stddev / fabs(s->mean) : 0;
 	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 	s->q1 = quantile(sorted, n, 0.25);
 	s->q3 = quantile(sorted, n, 0.75);

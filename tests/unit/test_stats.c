@@ -27,6 +27,10 @@ static void test_summary(void)
 	CHECK_NEAR(s.q1, 4, 1e-12, "first quartile");
 	CHECK_NEAR(s.q3, 5.5, 1e-12, "third quartile");
 	CHECK(x[0] == 9, "input left unsorted");
+	/* A count the cost model gives alike in three boots. */
+	summarize((const double[]){ 107.999, 107.999, 107.999 }, 3, &s);
+	CHECK(s.stddev == 0 && s.mean == 107.999,
+	      "equal values: no spread and their own mean, not one rounded (sd %g)", s.stddev);
 }
 
 static void test_quantile(void)
