@@ -259,7 +259,7 @@ static const int kept_changes[] = { 5, 20 };
 static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 {
 	struct summary s;
-	double *ch, *mag;
+	double *ch, *mag, floor_pct;
 	size_t m = split_changes(x, n - n % 2, &ch), k = 0;
 	cJSON *e;
 
@@ -277,6 +277,7 @@ static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 			ch[j++] = ch[i];
 	qsort(ch, k, sizeof(*ch), cmp_double);
 	qsort(mag, k, sizeof(*mag), cmp_double);
+	floor_pct = quantile(mag, k, 0.95);
 	e = cJSON_CreateObject();
 	summarize(x, n, &s);
 	cJSON_AddStringToObject(e, "unit", unit);
@@ -287,11 +288,10 @@ static cJSON *measure_metric(const double *x, size_t n, const char *unit)
 	cJSON_AddNumberToObject(e, "change_pct_median", quantile(ch, k, 0.5));
 	cJSON_AddNumberToObject(e, "change_pct_p97.5", quantile(ch, k, 0.975));
 	cJSON_AddNumberToObject(e, "abs_change_pct_max", mag[k - 1]);
-	cJSON_AddNumberToObject(e, "floor_pct", quantile(mag, k, 0.95));
+	cJSON_AddNumberToObject(e, "floor_pct", floor_pct);
 	/* Kept, not left to readers to recompute: the file says what to run. */
 	for (size_t i = 0; i < ARRAY_SIZE(kept_changes); i++) {
-		int b = noise_boots_needed(s.stddev, quantile(mag, k, 0.95), (int)(n / 2),
-					   kept_changes[i], 0.05);
+		int b = noise_boots_needed(s.stddev, floor_pct, (int)(n / 2), kept_changes[i], 0.05);
 		char key[32];
 
 		boots_key(key, sizeof(key), kept_changes[i]);
