@@ -2,8 +2,9 @@
 /*
  * The report's memory: the slab census's answer (an allocator's slab
  * memory against another's, with its interval, and the 30% claim put to
- * the test), /proc/meminfo after boot, whether the census held its own
- * identities, and the overhead tests' memory per live object.
+ * the test), /proc/meminfo after boot, the caches that differ most,
+ * whether the census held its own identities, and the overhead tests'
+ * memory per live object.
  */
 #define _GNU_SOURCE
 #include "report_sections.h"
@@ -520,6 +521,108 @@ static void census_residuals(struct strbuf *b, const struct comparison *c,
 	free(lines.s);
 }
 
+/*
+ * Where a difference in Slab sits, by cache: a ratio of totals cannot
+ * tell the allocator's own holding from what the two kernels put in their
+ * caches (6.1 against 6.12 differ in far more than SLUB).
+ */
+#define MAX_CACHE_ROWS 8
+
+struct cache_bytes {
+	const char *name;
+	double bytes[2];	/* slab pages in bytes, summed, then a mean over boots */
+	bool seen[2];
+};
+
+static int by_difference(const void *x, const void *y)
+{
+	const struct cache_bytes *a = x, *b = y;
+	double da = fabs(a->bytes[1] - a->bytes[0]), db = fabs(b->bytes[1] - b->bytes[0]);
+
+	if (da != db)
+		return da < db ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static void cache_differences(struct strbuf *b, const struct comparison *c,
+			      const cJSON *const *docs, const char *phase)
+{
+	struct cache_bytes *rows = NULL;
+	int nr = 0, boots[2] = { 0, 0 }, width = 10;
+	double shown = 0, all = 0;
+	char *head;
+
+	for (int r = 0; r < 2; r++) {
+		for (int i = 0; i < run_nr_boots(docs[r]); i++) {
+			const cJSON *census = boot_census(docs[r], i, phase);
+			double ps = census ? census_header(census, "page_size") : NAN;
+
+			if (!census || !census_nr_caches(census) || isnan(ps))
+				continue;
+			boots[r]++;
+			for (int k = 0; k < census_nr_caches(census); k++) {
+				const cJSON *cache = census_cache_at(census, k);
+				const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cache,
+											  "name"));
+				double pages = census_cache_field(cache, "pages");
+				int j = 0;
+
+				if (!name || isnan(pages))
+					continue;
+				while (j < nr && strcmp(rows[j].name, name))
+					j++;
+				if (j == nr) {
+					rows = xrealloc(rows, ++nr * sizeof(*rows));
+					rows[j] = (struct cache_bytes){ .name = name };
+				}
+				rows[j].bytes[r] += pages * ps;
+				rows[j].seen[r] = true;
+			}
+		}
+	}
+	if (!boots[0] || !boots[1]) {
+		free(rows);
+		return;
+	}
+	for (int j = 0; j < nr; j++) {
+		for (int r = 0; r < 2; r++)
+			rows[j].bytes[r] /= boots[r];
+		all += rows[j].bytes[1] - rows[j].bytes[0];
+	}
+	qsort(rows, nr, sizeof(*rows), by_difference);
+	for (int r = 0; r < 2; r++)
+		if ((int)strlen(c->runs[r].label) > width)
+			width = strlen(c->runs[r].label);
+	head = xasprintf("The caches whose slab pages differ most at '%s' (MiB, means over %d "
+			 "and %d boots; a cache that a kernel merges into another is counted "
+			 "under the name it shows, and - is a cache that side lacks)",
+			 phase, boots[0], boots[1]);
+	sb_addf(b, "\n");
+	report_wrap(b, 2, head);
+	free(head);
+	sb_addf(b, "\n  %-24s %*s %*s %9s\n", "cache", width, c->runs[0].label, width,
+		c->runs[1].label, "change");
+	for (int j = 0; j < nr && j < MAX_CACHE_ROWS; j++) {
+		double d = rows[j].bytes[1] - rows[j].bytes[0];
+
+		if (d == 0)
+			break;
+		sb_addf(b, "  %-24s", rows[j].name);
+		for (int r = 0; r < 2; r++) {
+			if (rows[j].seen[r])
+				sb_addf(b, " %*.2f", width, rows[j].bytes[r] / SLABMEM_MIB);
+			else
+				sb_addf(b, " %*s", width, "-");
+		}
+		sb_addf(b, " %+9.2f\n", d / SLABMEM_MIB);
+		shown += d;
+	}
+	sb_addf(b, "  %-24s %*s %*s %+9.2f\n", "these", width, "", width, "", shown / SLABMEM_MIB);
+	sb_addf(b, "  %-24s %*s %*s %+9.2f\n", "every cache", width, "", width, "",
+		all / SLABMEM_MIB);
+	free(rows);
+}
+
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v)
 {
@@ -528,8 +631,10 @@ void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 	sb_addf(b, "\nMemory\n\n");
 	after_boot_table(b, c, docs);
 	census_table(b, c, v);
-	if (v->nr)
+	if (v->nr) {
+		cache_differences(b, c, docs, v->phase);
 		census_residuals(b, c, docs, v->phase);
+	}
 	for (int t = 0; t < n; t++) {
 		struct mem_breakdown m[2];
 

@@ -724,6 +724,51 @@ static void test_census_residuals(void)
 	cJSON_Delete(docs[1]);
 }
 
+/*
+ * Where a difference sits, by cache: a cache only the new side has
+ * (512 pages, 2 MiB, in each of its boots) comes first, with "-" for the
+ * side that lacks it; every cache's change agrees with the census's own
+ * page totals plus that cache.
+ */
+static void test_cache_differences(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
+	};
+	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+	struct comparison c = { 0 };
+	double total[2] = { 0, 0 };
+	char *want, *text = NULL;
+
+	for (int r = 0; r < 2; r++) {
+		for (int b = 0; b < 2; b++) {
+			cJSON *census = (cJSON *)boot_census(docs[r], b, "after"), *only;
+
+			total[r] += census_total(census, "pages") / 2;
+			if (!r)
+				continue;
+			only = cJSON_CreateObject();
+			cJSON_AddStringToObject(only, "name", "only-new");
+			cJSON_AddNumberToObject(only, "pages", 512);
+			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(census, "caches"), only);
+		}
+	}
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "The caches whose slab pages differ most at 'after' (MiB, means over 2 "
+		   "and 2 boots;") && says(text, "cache slab slub change only-new - 2.00 +2.00 "),
+	      "census report: the cache that differs most first, '-' where a side lacks it");
+	want = xasprintf("every cache %+.2f", ((total[1] - total[0]) * 4096 + 2 * SLABMEM_MIB) /
+			 SLABMEM_MIB);
+	CHECK(says(text, want), "census report: '%s', as the census's page totals give it", want);
+	free(want);
+	free(text);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 int main(void)
 {
 	test_census_inconclusive();
@@ -742,5 +787,6 @@ int main(void)
 	test_after_boot();
 	test_possible_cpus();
 	test_census_residuals();
+	test_cache_differences();
 	return check_done();
 }
