@@ -769,6 +769,40 @@ static void test_cache_differences(void)
 	cJSON_Delete(docs[1]);
 }
 
+/*
+ * nowatchdog on a SLAB guest holds SLAB's reaper back: the report warns,
+ * and not for a parameter that only starts with that word.
+ */
+static void test_nowatchdog(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	static const char *const lines[] = { "nowatchdog", "quiet nowatchdog",
+					     "nowatchdogs", "" };
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+		struct comparison c = { 0 };
+		char *text = NULL;
+		bool want = i < 2;
+
+		for (int r = 0; r < 2; r++)
+			cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(docs[r], "vm"),
+						  "cmdline", cJSON_CreateString(lines[i]));
+		if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+			text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+		CHECK(text && !!says(text, "WARNING nowatchdog on a SLAB guest: SLAB's reaper") == want,
+		      "report: kernel parameters '%s': %s", lines[i],
+		      want ? "warns that SLAB's reaper is held" : "no reaper warning");
+		free(text);
+		compare_free(&c);
+		cJSON_Delete(docs[0]);
+		cJSON_Delete(docs[1]);
+	}
+}
+
 int main(void)
 {
 	test_census_inconclusive();
@@ -788,5 +822,6 @@ int main(void)
 	test_possible_cpus();
 	test_census_residuals();
 	test_cache_differences();
+	test_nowatchdog();
 	return check_done();
 }
