@@ -176,6 +176,19 @@ static void test_breakdown(void)
 }
 
 /* The report of fixtures @fs (the first two compared) at @phase; NULL if it failed. */
+/* The report of two results documents, NULL when they do not compare. */
+static char *report_of(cJSON *const *docs)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	struct comparison c = { 0 };
+	char *text = NULL;
+
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	compare_free(&c);
+	return text;
+}
+
 static char *census_report(const struct fixture *fs, int n, const char *phase)
 {
 	static const char *const paths[] = { "a.json", "b.json" };
@@ -695,23 +708,19 @@ static void test_subject_kinds(void)
  */
 static void test_census_residuals(void)
 {
-	static const char *const paths[] = { "a.json", "b.json" };
 	const struct fixture fs[] = {
 		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
 	};
 	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) }, *kmalloc64;
-	struct comparison c = { 0 };
 	char *text = census_report(fs, 2, NULL);
 
 	CHECK(says(text, "The census at 'after': its own identities exact in 4 of 4 boots."),
 	      "census report: exact only where every identity held, and here all did");
 	free(text);
-	text = NULL;
 	kmalloc64 = cJSON_GetArrayItem(
 		cJSON_GetObjectItemCaseSensitive((cJSON *)boot_census(docs[1], 0, "after"), "caches"), 0);
 	cJSON_ReplaceItemInObject(kmalloc64, "live", cJSON_CreateNumber(-1));
-	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
-		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	text = report_of(docs);
 	/* 18 slabs of 64: 1152 objects; -1 live + 20 + 40 CPU + 28 partial + 64 empty free. */
 	CHECK(says(text, "its own identities exact in 3 of 4 boots, off in 1; residuals: slub boot 0: "
 		   "objects: kmalloc-64: objects=1152, but live and free_* add up to 151 "
@@ -719,7 +728,6 @@ static void test_census_residuals(void)
 	CHECK(says(text, "slub boot 0: lists: kmalloc-64: live=-1, below zero"),
 	      "census report: the negative live shown as it is");
 	free(text);
-	compare_free(&c);
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
 }
@@ -732,14 +740,12 @@ static void test_census_residuals(void)
  */
 static void test_cache_differences(void)
 {
-	static const char *const paths[] = { "a.json", "b.json" };
 	const struct fixture fs[] = {
 		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
 	};
 	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
-	struct comparison c = { 0 };
 	double total[2] = { 0, 0 };
-	char *want, *text = NULL;
+	char *want, *text;
 
 	for (int r = 0; r < 2; r++) {
 		for (int b = 0; b < 2; b++) {
@@ -754,8 +760,7 @@ static void test_cache_differences(void)
 			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(census, "caches"), only);
 		}
 	}
-	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
-		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	text = report_of(docs);
 	CHECK(says(text, "The caches whose slab pages differ most at 'after' (MiB, means over 2 "
 		   "and 2 boots;") && says(text, "cache slab slub change only-new - 2.00 +2.00 "),
 	      "census report: the cache that differs most first, '-' where a side lacks it");
@@ -764,7 +769,6 @@ static void test_cache_differences(void)
 	CHECK(says(text, want), "census report: '%s', as the census's page totals give it", want);
 	free(want);
 	free(text);
-	compare_free(&c);
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
 }
@@ -775,7 +779,6 @@ static void test_cache_differences(void)
  */
 static void test_nowatchdog(void)
 {
-	static const char *const paths[] = { "a.json", "b.json" };
 	static const char *const lines[] = { "nowatchdog", "quiet nowatchdog",
 					     "nowatchdogs", "" };
 	const struct fixture fs[] = {
@@ -784,20 +787,17 @@ static void test_nowatchdog(void)
 
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
-		struct comparison c = { 0 };
-		char *text = NULL;
+		char *text;
 		bool want = i < 2;
 
 		for (int r = 0; r < 2; r++)
 			cJSON_ReplaceItemInObject(cJSON_GetObjectItemCaseSensitive(docs[r], "vm"),
 						  "cmdline", cJSON_CreateString(lines[i]));
-		if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
-			text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+		text = report_of(docs);
 		CHECK(text && !!says(text, "WARNING nowatchdog on a SLAB guest: SLAB's reaper") == want,
 		      "report: kernel parameters '%s': %s", lines[i],
 		      want ? "warns that SLAB's reaper is held" : "no reaper warning");
 		free(text);
-		compare_free(&c);
 		cJSON_Delete(docs[0]);
 		cJSON_Delete(docs[1]);
 	}
