@@ -353,6 +353,27 @@ static bool file_has_word(const char *path, const char *word)
 }
 
 /* Field @key of group @g's memory.stat, in bytes; -1 if none. */
+/*
+ * memory.stat flushes the per-CPU counters only past a threshold of updates
+ * (6.12: 64 pages per online CPU, per group; 6.1: global), and otherwise
+ * shows what a deferrable worker last flushed, which an idle guest may not
+ * have run. Reading cpu.stat flushes the group's whole rstat tree, the
+ * memory controller's counters with it (cgroup_base_stat_cputime_show()), so
+ * that the figures are the group's charges now. Fails if it cannot be read.
+ */
+static int memcg_flush(int g)
+{
+	char path[96], *text;
+	size_t len;
+	int ret;
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d/cpu.stat", g);
+	text = read_path(path, &len);
+	ret = text ? 0 : -1;
+	free(text);
+	return ret;
+}
+
 static double memcg_stat(int g, const char *key)
 {
 	char path[96], line[128], name[64];
@@ -513,9 +534,13 @@ static int memcg(const struct spec *s, FILE *out, char *why, size_t whylen)
 		ret = -1;
 	}
 	for (int g = 0; g < groups && !ret; g++) {
-		double b = memcg_stat(g, "slab");
+		double b = memcg_flush(g) ? -1 : memcg_stat(g, "slab");
 
-		if (b <= 0) {
+		if (b < 0) {
+			snprintf(why, whylen, "memcg: group %d: cpu.stat or memory.stat unreadable, "
+				 "so its charges cannot be flushed and read", g);
+			ret = -1;
+		} else if (b == 0) {
 			snprintf(why, whylen, "memcg: refused: group %d has no slab charged (kernel "
 				 "memory accounting off: cgroup.memory=nokmem?)", g);
 			ret = -1;
