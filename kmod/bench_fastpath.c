@@ -35,8 +35,8 @@ struct fastpath {
 	u64 spin_ps;		/* one spin's time as calibrated, in ps */
 };
 
-/* Spins of the calibration; a few ms under TCG. */
-#define SPIN_CALIBRATION	1000000
+/* Spins of one calibration timing; a fraction of a millisecond under TCG. */
+#define SPIN_CALIBRATION	100000
 
 /*
  * A busy loop of @loops spins. Not ndelay(): its clock reads cost about a
@@ -50,21 +50,19 @@ static noinline void sb_spin(u64 loops)
 }
 
 /*
- * The spins that take sb_extra_ns on this CPU: the fastest of five timed
- * runs of SPIN_CALIBRATION spins, after one that warms the code.
+ * Times SPIN_CALIBRATION spins and sets the spins that take sb_extra_ns on
+ * this CPU from the fastest timing so far (@best, in ns). Called before
+ * the warm-up and after each of its passes, so that the fastest is taken
+ * over the whole warm-up: under TCG, a host busy for the few ms of a
+ * calibration taken at once would set too few spins for the rest.
  */
-static void fastpath_calibrate(struct fastpath *f)
+static void fastpath_calibrate(struct fastpath *f, u64 *best)
 {
-	u64 t, best = U64_MAX;
-	int i;
+	u64 t = ktime_get_ns();
 
 	sb_spin(SPIN_CALIBRATION);
-	for (i = 0; i < 5; i++) {
-		t = ktime_get_ns();
-		sb_spin(SPIN_CALIBRATION);
-		best = min(best, ktime_get_ns() - t);
-	}
-	f->spin_ps = max_t(u64, div64_u64(best * 1000, SPIN_CALIBRATION), 1);
+	*best = min(*best, ktime_get_ns() - t);
+	f->spin_ps = max_t(u64, div64_u64(*best * 1000, SPIN_CALIBRATION), 1);
 	f->extra_loops = div64_u64((u64)sb_extra_ns * 1000 + f->spin_ps / 2,
 				   f->spin_ps);
 }
@@ -155,18 +153,23 @@ static int fastpath_pinned(void *arg)
 	struct fastpath *f = arg;
 	u64 iters = f->ctx->val[P_ITERS];
 	bool twin = f->ctx->val[P_API] == API_TWIN;
-	u64 start = ktime_get_ns();
+	u64 start = ktime_get_ns(), best = U64_MAX;
 	struct sb_timer t;
 	unsigned int r;
 	int ret;
 
-	if (sb_extra_ns)
-		fastpath_calibrate(f);
+	if (sb_extra_ns) {
+		sb_spin(SPIN_CALIBRATION);
+		for (r = 0; r < 5; r++)
+			fastpath_calibrate(f, &best);
+	}
 	/* Untimed passes warm the per-CPU cache and the code. */
 	do {
 		ret = fastpath_loop(f, SB_BATCH, &t, twin);
 		if (!ret)
 			ret = fastpath_loop(f, SB_BATCH, &t, true);
+		if (sb_extra_ns)
+			fastpath_calibrate(f, &best);
 	} while (!ret && sb_warming(start));
 	if (!ret)
 		ret = fastpath_loop(f, iters, &f->samples->loop[0], true);
