@@ -74,6 +74,30 @@ static char *workload_difference(const cJSON *a, const cJSON *b)
 	return NULL;
 }
 
+/*
+ * Boots kept though their kernel reported a starved vCPU: their counts and
+ * memory stand, their times and anything timed by the guest's clock do not.
+ */
+static void warn_starved(struct comparison *c, const char *path, const cJSON *doc)
+{
+	const cJSON *boot, *line, *first = NULL;
+	int n = 0, all = 0;
+
+	cJSON_ArrayForEach(boot, cJSON_GetObjectItemCaseSensitive(doc, "boots")) {
+		line = cJSON_GetObjectItemCaseSensitive(boot, "console_starved");
+		all++;
+		if (!cJSON_IsString(line))
+			continue;
+		first = first ? first : line;
+		n++;
+	}
+	if (n)
+		add_warning(c, xasprintf("%s: %d of %d boots reported a vCPU that waited for its "
+					 "turn on the host beyond a detector's limit (first: %s): "
+					 "their memory and counts stand, not their times",
+					 path, n, all, first->valuestring));
+}
+
 static void warn_differences(struct comparison *c, const cJSON *const *docs)
 {
 	const struct run_id *base = &c->runs[0];
@@ -105,6 +129,7 @@ static void warn_differences(struct comparison *c, const cJSON *const *docs)
 	for (int r = 0; r < c->nr_runs; r++) {
 		char *list;
 
+		warn_starved(c, c->runs[r].path, docs[r]);
 		if (c->runs[r].jobs > 1)
 			add_warning(c, xasprintf("%s booted %.0f guests at once (-j %.0f): its times "
 						 "include the other guests' use of the host's cores and "

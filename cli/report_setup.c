@@ -200,7 +200,9 @@ void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		      "idle CPU sleeps through it. SLAB then holds more after an idle "
 		      "period than with the kernel's default, and SLUB's extra over SLAB "
 		      "is understated (docs/measured.md, \"nowatchdog holds SLAB's reaper "
-		      "back\").");
+		      "back\"). Boot without it: in a guest whose vCPUs take turns on the "
+		      "host, a soft lockup or RCU stall report is kept as a warning, not a "
+		      "failed boot.");
 	for (int i = 0; i < c->nr_warnings; i++) {
 		if (strstr(c->warnings[i], "emulated"))
 			continue;

@@ -161,6 +161,9 @@ int runner_verdict(const char *what, const struct vm_outcome *o, const char *why
 		error("%s: the kernel reported a problem: %s", what, o->console_problem);
 		print_console_tail(o->console_path, 40);
 	} else {
+		if (o->console_starved)
+			warning("%s: kept, though a vCPU waited so long for its turn on the host "
+				"that the kernel reported it: %s", what, o->console_starved);
 		return 0;
 	}
 	return -1;
@@ -384,6 +387,10 @@ static void boot_finish(void *ctx, int task, int slot)
 		cJSON_AddStringToObject(boot, "console_problem", r->console_problem);
 	else
 		cJSON_AddNullToObject(boot, "console_problem");
+	if (r->console_starved)
+		cJSON_AddStringToObject(boot, "console_starved", r->console_starved);
+	else
+		cJSON_AddNullToObject(boot, "console_starved");
 
 	if (!strcmp(r->accel, "cost"))
 		cost_boot(v, vm, boot, r, t->index, &why);

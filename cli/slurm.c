@@ -146,6 +146,7 @@ static int save_outcome(const char *dir, const struct vm_outcome *r)
 	cJSON_AddNumberToObject(o, "ready_s", r->ready_s);
 	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
 	add_str(o, "console_problem", r->console_problem);
+	add_str(o, "console_starved", r->console_starved);
 	ret = save_json(dir, OUTCOME_FILE, o);
 	cJSON_Delete(o);
 	return ret;
@@ -211,6 +212,8 @@ int slurm_outcome_load(const char *dir, struct vm_outcome *o)
 	o->wall_s = json_num_or(j, "wall_s", 0);
 	if (str(j, "console_problem"))
 		o->console_problem = xstrdup(str(j, "console_problem"));
+	if (str(j, "console_starved"))
+		o->console_starved = xstrdup(str(j, "console_starved"));
 	o->console_path = xasprintf("%s/console.log", dir);
 	{
 		char *chan = xasprintf("%s/channel", dir);

@@ -210,34 +210,60 @@ static char *qemu_version(void)
 	return xstrdup(line[0] ? line : "unknown");
 }
 
-char *console_problem(const char *log)
+/* A copy of the line at @line, @len long, without its carriage return. */
+static char *line_copy(const char *line, size_t len)
+{
+	char *s = xmalloc(len + 1);
+
+	memcpy(s, line, len);
+	s[len] = '\0';
+	if (len && s[len - 1] == '\r')
+		s[len - 1] = '\0';
+	return s;
+}
+
+static bool line_has(const char *line, size_t len, const char *const *marks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (memmem(line, len, marks[i], strlen(marks[i])))
+			return true;
+	return false;
+}
+
+void console_scan(const char *log, bool turns, char **problem, char **starved)
 {
 	static const char *const marks[] = {
-		"Kernel panic", "Oops:", "BUG:", "WARNING:", "watchdog: BUG: soft lockup",
-		"rcu: INFO:", "self-detected stall", "blocked for more than",
-		"general protection fault", "kernel BUG at", "UBSAN:", "KASAN:",
-		"kmemleak:", "Call Trace:",
+		"Kernel panic", "Oops:", "BUG:", "WARNING:", "general protection fault",
+		"kernel BUG at", "UBSAN:", "KASAN:", "kmemleak:", "Call Trace:",
+	};
+	/*
+	 * The detectors of a CPU that did not run: the soft-lockup watchdog,
+	 * RCU's stall warnings, the hung-task check. They time in guest time,
+	 * which runs on while a vCPU waits for its turn on the host.
+	 */
+	static const char *const waited[] = {
+		"watchdog: BUG: soft lockup", "rcu: INFO:", "self-detected stall",
+		"blocked for more than",
 	};
 	const char *line = log;
 
-	while (line && *line) {
+	*problem = *starved = NULL;
+	while (line && *line && !*problem) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
 
-		for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
-			if (memmem(line, len, marks[i], strlen(marks[i]))) {
-				char *s = xmalloc(len + 1);
-
-				memcpy(s, line, len);
-				s[len] = '\0';
-				if (len && s[len - 1] == '\r')
-					s[len - 1] = '\0';
-				return s;
-			}
+		if (line_has(line, len, waited, ARRAY_SIZE(waited))) {
+			if (!turns)
+				*problem = line_copy(line, len);
+			else if (!*starved)
+				*starved = line_copy(line, len);
+		} else if (line_has(line, len, marks, ARRAY_SIZE(marks)) &&
+			   !(*starved && memmem(line, len, "Call Trace:", 11))) {
+			/* A backtrace after such a report is the report's own. */
+			*problem = line_copy(line, len);
 		}
 		line = end ? end + 1 : NULL;
 	}
-	return NULL;
 }
 
 void print_console_tail(const char *path, int lines)
@@ -339,6 +365,19 @@ struct boot {
 static bool tcg_single_thread(const struct vm_config *c)
 {
 	return c->single_thread || c->cpus > sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/*
+ * Whether the guest's vCPUs take turns on fewer host threads than it has:
+ * TCG on one thread, or more vCPUs than the host CPUs its QEMU may use.
+ */
+static bool vcpus_take_turns(const struct vm_config *c, const struct vm_outcome *o)
+{
+	long threads = c->nr_host_cpus ? c->nr_host_cpus : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!o->tcg_thread)
+		return false;
+	return c->cpus > (strcmp(o->tcg_thread, "single") ? threads : 1);
 }
 
 /*
@@ -736,7 +775,9 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 	{
 		char *log = read_file(b.console_path, NULL);
 
-		o->console_problem = log ? console_problem(log) : NULL;
+		if (log)
+			console_scan(log, vcpus_take_turns(c, o), &o->console_problem,
+				     &o->console_starved);
 		free(log);
 	}
 	failed = o->status == VM_START_FAILED;
@@ -759,6 +800,7 @@ void vm_outcome_free(struct vm_outcome *o)
 	free(o->console_path);
 	free(o->qemu_version);
 	free(o->console_problem);
+	free(o->console_starved);
 	free(o->cost_text);
 	free(o->cost_path);
 	memset(o, 0, sizeof(*o));

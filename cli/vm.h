@@ -147,6 +147,12 @@ struct vm_outcome {
 	double wall_s;
 	/* The first console line that marks the kernel unhealthy, if any. */
 	char *console_problem;
+	/*
+	 * In a guest whose vCPUs take turns on the host: the first report of
+	 * a CPU that did not run for a detector's time (soft lockup, RCU stall,
+	 * hung task). Not a failure: guest time ran on while the vCPU waited.
+	 */
+	char *console_starved;
 	/* cost: the plugin's file, NULL when it wrote none. */
 	char *cost_text;
 	char *cost_path;
@@ -160,8 +166,14 @@ struct vm_outcome {
 int vm_boot(const struct vm_config *c, struct vm_outcome *o);
 void vm_outcome_free(struct vm_outcome *o);
 const char *vm_status_name(enum vm_status s);
-/* Returns the first line of @log that shows an oops, panic, BUG, WARN... */
-char *console_problem(const char *log);
+/*
+ * *@problem: a copy of the first line of @log that shows an oops, panic,
+ * BUG, WARN..., or NULL. With @turns (the guest's vCPUs took turns on the
+ * host), a soft lockup, RCU stall or hung-task report and the backtraces
+ * after it are no problem: *@starved is a copy of the first such line
+ * (NULL when there is none, and always without @turns).
+ */
+void console_scan(const char *log, bool turns, char **problem, char **starved);
 /* The last @lines lines of a console log, for error messages. */
 void print_console_tail(const char *path, int lines);
 /* The accelerators --accel takes, NULL-terminated. */

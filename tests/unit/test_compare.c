@@ -508,12 +508,22 @@ static void test_warnings(void)
 	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", base_x, 5);
 	struct comparison c;
 	bool accel = false, tree = false, cpus = false, emulated = false, jobs = false;
+	bool starved = false;
+	cJSON *boots = cJSON_AddArrayToObject(b, "boots"), *boot;
 
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "accel", cJSON_CreateString("tcg"));
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "emulated_time", cJSON_CreateTrue());
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "vm"), "cpus", cJSON_CreateNumber(4));
 	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(b, "kernel"), "tree", cJSON_CreateString("6.12"));
 	cJSON_AddNumberToObject(cJSON_GetObjectItem(b, "vm"), "jobs", 2);
+	for (int i = 0; i < 3; i++) {
+		boot = cJSON_CreateObject();
+		if (i)
+			cJSON_AddStringToObject(boot, "console_starved", i == 1 ? "rcu: INFO: x" : "y");
+		else
+			cJSON_AddNullToObject(boot, "console_starved");
+		cJSON_AddItemToArray(boots, boot);
+	}
 	CHECK(build(&c, a, b) == 0, "differing runs are still compared");
 	for (int i = 0; i < c.nr_warnings; i++) {
 		accel |= strstr(c.warnings[i], "kvm") && strstr(c.warnings[i], "tcg") &&
@@ -522,13 +532,17 @@ static void test_warnings(void)
 		cpus |= strstr(c.warnings[i], "guest CPUs 2 vs 4") != NULL;
 		emulated |= strstr(c.warnings[i], "emulated in b.json (tcg)") != NULL;
 		jobs |= strstr(c.warnings[i], "b.json booted 2 guests at once (-j 2)") != NULL;
+		starved |= strstr(c.warnings[i], "b.json: 2 of 3 boots reported a vCPU that waited") &&
+			   strstr(c.warnings[i], "(first: rcu: INFO: x)");
 		CHECK(!strstr(c.warnings[i], "a.json booted"), "a serial run: no -j warning");
+		CHECK(!strstr(c.warnings[i], "a.json: "), "no starved vCPU in a.json: no warning of it");
 	}
 	CHECK(accel, "different accelerators: warned");
 	CHECK(tree, "different kernel trees: warned");
 	CHECK(cpus, "different guest sizes: warned");
 	CHECK(emulated, "emulated time: warned");
 	CHECK(jobs, "guests booted at once: warned, their times are not a serial run's");
+	CHECK(starved, "boots kept with a starved vCPU: counted, the first report named");
 	compare_free(&c);
 	cJSON_Delete(a);
 	cJSON_Delete(b);

@@ -68,15 +68,16 @@ int main(void)
 	CHECK(slurm_outcome_load(dir, &o) == -1, "and has no outcome to load");
 	put(dir, "outcome.json", "{\"status\": 0, \"accel\": \"cost\", \"tcg_thread\": \"single\","
 	    "\"qemu_version\": \"7.2.19\", \"ready_s\": 1.5, \"wall_s\": 9.25,"
-	    "\"console_problem\": null}");
+	    "\"console_problem\": null, \"console_starved\": \"rcu: INFO: stall\"}");
 	put(dir, "channel", "frames");
 	put(dir, "cost.txt", "counts");
 	CHECK(slurm_task_done(dir, "key 1"), "a task whose guest ran its plan is done");
 	CHECK(!slurm_task_done(dir, "key 2"), "but not for another guest or plan (key)");
 	CHECK(slurm_outcome_load(dir, &o) == 0 && o.status == VM_OK && !strcmp(o.accel, "cost") &&
 	      !strcmp(o.tcg_thread, "single") && !strcmp(o.qemu_version, "7.2.19") &&
-	      o.ready_s == 1.5 && o.wall_s == 9.25 && !o.console_problem,
-	      "the outcome loads back: status, accelerator, threads, QEMU, times");
+	      o.ready_s == 1.5 && o.wall_s == 9.25 && !o.console_problem &&
+	      !strcmp(o.console_starved, "rcu: INFO: stall"),
+	      "the outcome loads back: status, accelerator, threads, QEMU, times, console");
 	CHECK(o.channel_len == 6 && !memcmp(o.channel, "frames", 6) && o.cost_text &&
 	      !strcmp(o.cost_text, "counts") && strstr(o.console_path, "/console.log"),
 	      "with the channel, the cost model's file and the console beside it");

@@ -41,28 +41,49 @@ static void test_parse_long(void)
 	CHECK(parse_long("99999999999999999999", 1, 64, &v) == -1, "overflow");
 }
 
-static void test_console_problem(void)
+static void test_console_scan(void)
 {
-	char *p;
+	static const char stall[] =
+		"[   40.1] rcu: INFO: rcu_preempt self-detected stall on CPU\n"
+		"[   40.1] NMI backtrace for cpu 3\n[   40.1] Call Trace:\n";
+	char *p, *s;
 
-	p = console_problem("[    0.1] ok\r\n[    1.2] BUG: kernel NULL pointer dereference, address: 0\r\n");
+	console_scan("[    0.1] ok\r\n[    1.2] BUG: kernel NULL pointer dereference, address: 0\r\n",
+		     true, &p, &s);
 	CHECK_STR(p, "[    1.2] BUG: kernel NULL pointer dereference, address: 0", "BUG line found");
+	CHECK(!s, "... and it is no starved vCPU");
 	free(p);
-	p = console_problem("[    3.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!\n");
-	CHECK(p != NULL, "soft lockup found");
+	console_scan("[    3.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!\n", false, &p, &s);
+	CHECK(p && !s, "soft lockup found: a problem where the vCPUs had host threads of their own");
 	free(p);
-	p = console_problem("[    2.0] WARNING: CPU: 0 PID: 1 at mm/slub.c:1 x\n");
-	CHECK(p != NULL, "WARN found");
+	console_scan("[    3.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s!\n"
+		     "[    3.0] Call Trace:\n[    3.1] watchdog: BUG: soft lockup - CPU#1\n",
+		     true, &p, &s);
+	CHECK(!p && s && strstr(s, "CPU#0 stuck"),
+	      "where they took turns, the first report is a starved vCPU, its backtrace no problem");
+	free(s);
+	console_scan(stall, true, &p, &s);
+	CHECK(!p && s && strstr(s, "self-detected stall"), "an RCU stall with its NMI backtrace too");
+	free(s);
+	console_scan("[    2.0] Call Trace:\n[   40.1] rcu: INFO: rcu_preempt detected stalls\n",
+		     true, &p, &s);
+	CHECK_STR(p, "[    2.0] Call Trace:", "a backtrace before any such report is a problem");
 	free(p);
-	p = console_problem("[    0.0] Linux version 6.1\n[    0.5] Run /init as init process\n");
-	CHECK(p == NULL, "a clean boot has no problem");
+	free(s);
+	console_scan("[    9.0] INFO: task kworker/0:1 blocked for more than 120 seconds.\n"
+		     "[   10.0] WARNING: CPU: 0 PID: 1 at mm/slub.c:1 x\n", true, &p, &s);
+	CHECK(p && strstr(p, "WARNING") && s && strstr(s, "blocked for"),
+	      "a WARN after a starved vCPU is still a problem");
 	free(p);
+	free(s);
+	console_scan("[    0.0] Linux version 6.1\n[    0.5] Run /init as init process\n", true, &p, &s);
+	CHECK(!p && !s, "a clean boot has no problem");
 }
 
 int main(void)
 {
 	test_atomic_write();
 	test_parse_long();
-	test_console_problem();
+	test_console_scan();
 	return check_done();
 }
