@@ -367,17 +367,13 @@ static bool tcg_single_thread(const struct vm_config *c)
 	return c->single_thread || c->cpus > sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-/*
- * Whether the guest's vCPUs take turns on fewer host threads than it has:
- * TCG on one thread, or more vCPUs than the host CPUs its QEMU may use.
- */
-static bool vcpus_take_turns(const struct vm_config *c, const struct vm_outcome *o)
+bool vm_vcpus_take_turns(const struct vm_config *c, const char *tcg_thread)
 {
 	long threads = c->nr_host_cpus ? c->nr_host_cpus : sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (!o->tcg_thread)
+	if (!tcg_thread)
 		return false;
-	return c->cpus > (strcmp(o->tcg_thread, "single") ? threads : 1);
+	return c->cpus > (strcmp(tcg_thread, "single") ? threads : 1);
 }
 
 /*
@@ -776,7 +772,7 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		char *log = read_file(b.console_path, NULL);
 
 		if (log)
-			console_scan(log, vcpus_take_turns(c, o), &o->console_problem,
+			console_scan(log, vm_vcpus_take_turns(c, o->tcg_thread), &o->console_problem,
 				     &o->console_starved);
 		free(log);
 	}

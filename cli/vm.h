@@ -174,6 +174,12 @@ const char *vm_status_name(enum vm_status s);
  * (NULL when there is none, and always without @turns).
  */
 void console_scan(const char *log, bool turns, char **problem, char **starved);
+/*
+ * Whether @c's vCPUs take turns on fewer host threads than it has, under
+ * TCG on @tcg_thread ("single" or "multi"; NULL under KVM): on one thread,
+ * or more vCPUs than the host CPUs its QEMU may use.
+ */
+bool vm_vcpus_take_turns(const struct vm_config *c, const char *tcg_thread);
 /* The last @lines lines of a console log, for error messages. */
 void print_console_tail(const char *path, int lines);
 /* The accelerators --accel takes, NULL-terminated. */

@@ -105,6 +105,27 @@ static void test_threads(void)
 	free(cmd);
 }
 
+/* Where a starved vCPU's report is no failure: where the vCPUs take turns. */
+static void test_turns(void)
+{
+	static const int one_cpu[] = { 0 };
+	long host = sysconf(_SC_NPROCESSORS_ONLN);
+	struct vm_config c = { .kernel = "k", .initrd = "i", .cpus = 1 };
+
+	CHECK(!vm_vcpus_take_turns(&c, "single"), "1 vCPU on one thread: no turns");
+	c.cpus = 2;
+	CHECK(vm_vcpus_take_turns(&c, "single"), "2 vCPUs on one thread take turns");
+	CHECK(!vm_vcpus_take_turns(&c, NULL), "... under KVM they do not");
+	c.cpus = host;
+	CHECK(!vm_vcpus_take_turns(&c, "multi"), "as many vCPUs as host cores, a thread each: no turns");
+	c.cpus = host + 1;
+	CHECK(vm_vcpus_take_turns(&c, "multi"), "one more vCPU than host cores: turns");
+	c.cpus = 2;
+	c.host_cpus = one_cpu;
+	c.nr_host_cpus = 1;
+	CHECK(vm_vcpus_take_turns(&c, "multi"), "-j: 2 vCPU threads kept to one host CPU take turns");
+}
+
 static void test_cost(void)
 {
 	struct vm_config c = { .kernel = "k", .initrd = "i", .dir = "/run", .cpus = 1, .mem_mb = 512,
@@ -258,6 +279,7 @@ int main(void)
 	test_possible();
 	test_cpu_model();
 	test_threads();
+	test_turns();
 	test_cost();
 	test_cost_geometry_why();
 	test_start_failed();
