@@ -22,7 +22,7 @@ fi
 PACKAGES=(
 	# building guest kernels from Debian's source package
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils lz4
-	patch ccache linux-source-6.1
+	patch ccache rsync linux-source-6.1
 	# the guests
 	qemu-system-x86 busybox-static
 	# the slabbench program, its report and charts; zlib for the report's

@@ -50,6 +50,12 @@ if [ -n "${SLABBENCH_DISTCC_HOSTS:-}" ]; then
 	export DISTCC_BACKOFF_PERIOD=${DISTCC_BACKOFF_PERIOD:-0}
 	export CCACHE_PREFIX=distcc
 fi
+# A kernel is compiled in its build directory, one per variant and hash:
+# with debug info ccache would otherwise key every object on that
+# directory, and a distro kernel's patch change would miss on every file.
+# What that costs: an object from the cache may name another build
+# directory as its DW_AT_comp_dir; the sources it names are the same.
+export CCACHE_NOHASHDIR=1
 # The compiler kernels and modules are built with.
 kernel_cc() {
 	if command -v ccache >/dev/null; then
@@ -75,7 +81,7 @@ export KBUILD_BUILD_USER=slabbench KBUILD_BUILD_HOST=slabbench KBUILD_BUILD_VERS
 # Part of every kernel's inputs hash: bump it when a change to this file
 # or to vm/lib/ changes what a kernel build produces (editing the rest
 # rebuilds nothing).
-KERNEL_RECIPE=1
+KERNEL_RECIPE=2
 
 die() { echo "vm/kernel.sh: $*" >&2; exit 1; }
 
@@ -231,13 +237,19 @@ series_files() {
 	fi
 }
 
+# The installed package's version, else the tarball's size and time.
+source_version() {
+	dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null ||
+		stat -c '%s %Y' "$(source_tarball "$1")"
+}
+
 # Hash of what determines the patched source tree.
 source_hash() {
 	local tb p tmp
 	tb=$(source_tarball "$1")
 	{
 		echo "tree $1"
-		dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null || stat -c '%s %Y' "$tb"
+		source_version "$1"
 		# Only the diffs build the kernel: a reworded commit message
 		# rebuilds nothing. A diff starts at git's "diff" line, or at the
 		# "--- " of a plain diff -u, which has none.
@@ -318,9 +330,11 @@ gen_init_cpio_tool() {
 }
 
 # Extracts and patches the tree once per source hash (ours, then the
-# user's series); prints its path.
+# user's series); prints its path. The tarball is unpacked once per
+# package version; each hash's tree is hard links to that copy, and
+# patch and git apply write a patched file anew, leaving it untouched.
 prepare_source() {
-	local tree=$1 hash src tb tmp p
+	local tree=$1 hash src tb tmp p pristine
 	hash=$(source_hash "$tree")
 	src=$CACHE/src/linux-$tree-$hash
 	mkdir -p "$CACHE/src"
@@ -329,11 +343,20 @@ prepare_source() {
 	flock 8
 	if [ ! -f "$src/.complete" ]; then
 		tb=$(source_tarball "$tree")
+		pristine=$CACHE/src/linux-$tree-$(source_version "$tree" | sha256sum | cut -c1-12).orig
+		if [ ! -f "$pristine/.complete" ]; then
+			rm -rf "$pristine.tmp.$$"
+			mkdir -p "$pristine.tmp.$$"
+			progress_note "extracting $tb"
+			tar -xJf "$tb" -C "$pristine.tmp.$$" --strip-components=1
+			touch "$pristine.tmp.$$/.complete"
+			rm -rf "$pristine"
+			mv "$pristine.tmp.$$" "$pristine"
+		fi
 		tmp=$src.tmp.$$
 		rm -rf "$tmp"
-		mkdir -p "$tmp"
-		progress_note "extracting $tb"
-		tar -xJf "$tb" -C "$tmp" --strip-components=1
+		cp -al "$pristine" "$tmp"
+		rm "$tmp/.complete"
 		for p in "$VM_DIR"/patches/"$tree"/*.patch; do
 			[ -e "$p" ] || continue
 			patch -d "$tmp" -p1 -s -N --no-backup-if-mismatch <"$p" >/dev/null ||
@@ -352,6 +375,36 @@ prepare_source() {
 	fi
 	exec 8>&-
 	echo "$src"
+}
+
+# Every kernel of one Debian tree compiles from one path: ccache keys on
+# the paths a compiler is given, so a tree per patch hash made a one-line
+# change to any patch a cold build. $CACHE/build-src/linux-TREE holds one
+# hash's sources at a time (rsync moves the files that differ); a build
+# holds it shared for as long as it reads it, and a switch to another
+# hash waits for those. Sets BUILD_SRC; the lock is fd 6 until exit.
+use_build_tree() {
+	local tree=$1 want stamp
+	want=$(basename "$2")
+	BUILD_SRC=$CACHE/build-src/linux-$tree
+	stamp=$BUILD_SRC/.slabbench-source
+	mkdir -p "$CACHE/build-src"
+	exec 6>"$BUILD_SRC.lock"
+	while :; do
+		flock -s 6
+		[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
+		flock -u 6
+		flock -x 6
+		if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+			progress_note "moving $BUILD_SRC to $want"
+			rm -f "$stamp"
+			mkdir -p "$BUILD_SRC"
+			rsync -a --delete --exclude=/.slabbench-source "$2/" "$BUILD_SRC/" ||
+				die "cannot copy $2 to $BUILD_SRC"
+			echo "$want" >"$stamp"
+		fi
+		flock -u 6
+	done
 }
 
 # A patch of a series by its subject, else its file name.
@@ -580,14 +633,15 @@ build_variant() {
 		touch "$out/.complete"
 	elif [ ! -f "$out/.complete" ]; then
 		src=$(prepare_source "$DEB")
+		use_build_tree "$DEB" "$src"
 		if [ ! -f "$out/.complete" ]; then
 			progress_note "building the $variant kernel (linux-source-$TREE, $hash)"
-			configure_kernel "$src" "$out"
+			configure_kernel "$BUILD_SRC" "$out"
 			local cc
 			cc=$(kernel_cc)
 			local start=$SECONDS
 			run_make "building the $variant kernel" "$out/build.log" \
-				make -C "$src" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
+				make -C "$BUILD_SRC" O="$out" ARCH=x86_64 CC="$cc" -j"$JOBS" bzImage modules_prepare
 			echo $((SECONDS - start)) >"$out/slabbench.build_seconds"
 			split_config "$out/.config" "$out"
 			tree_lacks "$src" >"$out/slabbench.lacks"
@@ -597,8 +651,14 @@ build_variant() {
 		fi
 	fi
 	# Two runs of one variant at once (a test and a user) must not build
-	# its module or initramfs over each other.
+	# its module or initramfs over each other. A module compiles against
+	# the tree its kernel was built from (the build directory's Makefile
+	# names the shared path).
+	if [ "$KIND" = deb ] && [ ! -f "$out/kmod-$(kmod_hash)/.complete" ]; then
+		use_build_tree "$DEB" "$(cat "$out/slabbench.source")"
+	fi
 	build_module "$out"
+	exec 6>&-
 	[ -z "${2:-}" ] || build_initramfs "$out" "$2"
 	exec 9>&-
 	echo "variant=$variant"
@@ -696,7 +756,8 @@ config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
 	variant_lookup "$2"
 	[ "$KIND" = deb ] || die "$WHERE: config is for variants of a Debian source tree"
 	mkdir -p "$3"
-	configure_kernel "$(prepare_source "$DEB")" "$3"
+	use_build_tree "$DEB" "$(prepare_source "$DEB")"
+	configure_kernel "$BUILD_SRC" "$3"
 	split_config "$3/.config" "$3" ;;
 diff) [ $# -eq 3 ] || die "usage: kernel.sh diff VARIANT DIR"
 	variant_lookup "$2"; config_diff "$3" ;;
