@@ -51,10 +51,22 @@ all)
 	) ;;
 *) echo "usage: scripts/install-deps.sh [--list] [demo|all]" >&2; exit 2 ;;
 esac
+# Kernel sources from suites that bookworm's apt does not list (the
+# slub-7.3 variants): vm/kernel.sh fetches them into its cache, leaving
+# apt's own sources as they are.
+sources=$(dirname "$0")/../vm/sources
+fetched=()
+[ "${1:-all}" = all ] && read -ra fetched <<<"$(awk '!/^#/ && NF { print $1 }' "$sources")"
 if [ -n "$list" ]; then
 	printf '%s\n' "${PACKAGES[@]}"
+	for t in "${fetched[@]}"; do
+		awk -v t="$t" '!/^#/ && $1 == t { for (i = 3; i <= NF; i++) print $i }' "$sources"
+	done
 	exit 0
 fi
+for t in "${fetched[@]}"; do
+	"$(dirname "$0")/../vm/kernel.sh" fetch "$t" || exit
+done
 
 missing=()
 for p in "${PACKAGES[@]}"; do

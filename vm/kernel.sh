@@ -20,6 +20,7 @@
 #   vm/kernel.sh diff VARIANT DIR
 #                                how DIR/.config (a distro variant's) differs
 #                                from Debian's own config, line by line
+#   vm/kernel.sh fetch TREE      fetch a tree's packages named in vm/sources
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
 # A build directory is named after the hash of everything that goes into it
@@ -98,6 +99,10 @@ GUEST_LSMOD=$VM_DIR/config/guest.lsmod
 # A variant's .config: made, checked, split, explained and named.
 # shellcheck source=vm/lib/config.sh
 . "$VM_DIR/lib/config.sh"
+# A Debian tree's sources: installed or fetched, patched, and placed
+# where its kernels compile.
+# shellcheck source=vm/lib/source.sh
+. "$VM_DIR/lib/source.sh"
 
 # The user's variants, in the format of vm/variants (docs/user-kernels.md).
 USER_VARIANTS=${SLABBENCH_VARIANTS:-${XDG_CONFIG_HOME:-$HOME/.config}/slabbench/variants}
@@ -163,7 +168,10 @@ variant_parse() {
 			[ "$KIND" = deb ] || die "$WHERE: Debian's config needs a Debian source tree"
 			DISTRO=${f#debian:}
 			USER_CONFIG=/usr/src/linux-config-$DEB/config.amd64_none_$DISTRO.xz
-			[ -f "$USER_CONFIG" ] ||
+			# A fetched tree's config comes with its source.
+			[ -z "$(fetched_suite "$DEB")" ] ||
+				USER_CONFIG=$(fetched_root "$DEB")$USER_CONFIG
+			[ -f "$USER_CONFIG" ] || [ -n "$(fetched_suite "$DEB")" ] ||
 				die "$USER_CONFIG is missing: install it with 'apt-get install linux-config-$DEB' (flavours: amd64, cloud-amd64)" ;;
 		*/*) [ -z "$USER_CONFIG" ] || die "$WHERE: more than one config file"
 			[ "${#FRAGS[@]}" -eq 0 ] || die "$WHERE: the config file '$f' must come before the fragments"
@@ -214,55 +222,6 @@ check_user_variants() {
 	while read -r name; do
 		variant_lookup "$name"
 	done < <(awk '!/^#/ && NF { print $1 }' "$USER_VARIANTS")
-}
-
-# Debian's linux-source-VERSION puts its tarball in /usr/src; the tests
-# point SLABBENCH_SRC_DIR elsewhere to see a missing package refused.
-source_tarball() {
-	local tb=${SLABBENCH_SRC_DIR:-/usr/src}/linux-source-$1.tar.xz
-	[ -f "$tb" ] || die "$tb is missing: install it with 'apt-get install linux-source-$1'"
-	echo "$tb"
-}
-
-# The user's series as files in order: a directory's *.patch and *.diff
-# (git format-patch), or an mbox split into its messages into $1.
-series_files() {
-	local into=$1
-	if [ -d "$SERIES" ]; then
-		find "$SERIES" -maxdepth 1 \( -name '*.patch' -o -name '*.diff' \) | sort
-	else
-		mkdir -p "$into"
-		git mailsplit -o"$into" "$SERIES" >/dev/null || die "$SERIES: not an mbox"
-		find "$into" -type f | sort
-	fi
-}
-
-# The installed package's version, else the tarball's size and time.
-source_version() {
-	dpkg-query -W -f='${Version}\n' "linux-source-$1" 2>/dev/null ||
-		stat -c '%s %Y' "$(source_tarball "$1")"
-}
-
-# Hash of what determines the patched source tree.
-source_hash() {
-	local tb p tmp
-	tb=$(source_tarball "$1")
-	{
-		echo "tree $1"
-		source_version "$1"
-		# Only the diffs build the kernel: a reworded commit message
-		# rebuilds nothing. A diff starts at git's "diff" line, or at the
-		# "--- " of a plain diff -u, which has none.
-		for p in "$VM_DIR"/patches/"$1"/*.patch; do
-			[ -e "$p" ] && sed -n '/^\(diff \|--- \)/,$p' "$p"
-		done
-		if [ -n "$SERIES" ]; then
-			echo "series"
-			tmp=$(mktemp -d)
-			for p in $(series_files "$tmp"); do sed -n '/^\(diff \|--- \)/,$p' "$p"; done
-			rm -rf "$tmp"
-		fi
-	} | sha256sum | cut -c1-12
 }
 
 # The commit of a git variant, and its uncommitted changes when it names
@@ -327,91 +286,6 @@ gen_init_cpio_tool() {
 		mv "$tool.tmp" "$tool"
 	fi
 	echo "$tool"
-}
-
-# Extracts and patches the tree once per source hash (ours, then the
-# user's series); prints its path. The tarball is unpacked once per
-# package version; each hash's tree is hard links to that copy, and
-# patch and git apply write a patched file anew, leaving it untouched.
-prepare_source() {
-	local tree=$1 hash src tb tmp p pristine
-	hash=$(source_hash "$tree")
-	src=$CACHE/src/linux-$tree-$hash
-	mkdir -p "$CACHE/src"
-	# Concurrent runs share one tree: the second waits for the first.
-	exec 8>"$src.lock"
-	flock 8
-	if [ ! -f "$src/.complete" ]; then
-		tb=$(source_tarball "$tree")
-		pristine=$CACHE/src/linux-$tree-$(source_version "$tree" | sha256sum | cut -c1-12).orig
-		if [ ! -f "$pristine/.complete" ]; then
-			rm -rf "$pristine.tmp.$$"
-			mkdir -p "$pristine.tmp.$$"
-			progress_note "extracting $tb"
-			tar -xJf "$tb" -C "$pristine.tmp.$$" --strip-components=1
-			touch "$pristine.tmp.$$/.complete"
-			rm -rf "$pristine"
-			mv "$pristine.tmp.$$" "$pristine"
-		fi
-		tmp=$src.tmp.$$
-		rm -rf "$tmp"
-		cp -al "$pristine" "$tmp"
-		rm "$tmp/.complete"
-		for p in "$VM_DIR"/patches/"$tree"/*.patch; do
-			[ -e "$p" ] || continue
-			patch -d "$tmp" -p1 -s -N --no-backup-if-mismatch <"$p" >/dev/null ||
-				die "patch $(basename "$p") does not apply to linux-source-$tree"
-		done
-		if [ -n "$SERIES" ]; then
-			for p in $(series_files "$tmp.series"); do
-				git -C "$tmp" apply "$p" 2>/dev/null ||
-					die "$WHERE: $(series_name "$p") does not apply to linux-source-$tree with slabbench's patches"
-			done
-			rm -rf "$tmp.series"
-		fi
-		touch "$tmp/.complete"
-		rm -rf "$src"
-		mv "$tmp" "$src"
-	fi
-	exec 8>&-
-	echo "$src"
-}
-
-# Every kernel of one Debian tree compiles from one path: ccache keys on
-# the paths a compiler is given, so a tree per patch hash made a one-line
-# change to any patch a cold build. $CACHE/build-src/linux-TREE holds one
-# hash's sources at a time (rsync moves the files that differ); a build
-# holds it shared for as long as it reads it, and a switch to another
-# hash waits for those. Sets BUILD_SRC; the lock is fd 6 until exit.
-use_build_tree() {
-	local tree=$1 want stamp
-	want=$(basename "$2")
-	BUILD_SRC=$CACHE/build-src/linux-$tree
-	stamp=$BUILD_SRC/.slabbench-source
-	mkdir -p "$CACHE/build-src"
-	exec 6>"$BUILD_SRC.lock"
-	while :; do
-		flock -s 6
-		[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
-		flock -u 6
-		flock -x 6
-		if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-			progress_note "moving $BUILD_SRC to $want"
-			rm -f "$stamp"
-			mkdir -p "$BUILD_SRC"
-			rsync -a --delete --exclude=/.slabbench-source "$2/" "$BUILD_SRC/" ||
-				die "cannot copy $2 to $BUILD_SRC"
-			echo "$want" >"$stamp"
-		fi
-		flock -u 6
-	done
-}
-
-# A patch of a series by its subject, else its file name.
-series_name() {
-	local subject
-	subject=$(sed -n 's/^Subject: *//p' "$1" | head -n 1)
-	echo "patch '${subject:-$(basename "$1")}'"
 }
 
 # A git variant's tree, checked out at its commit (with its uncommitted
@@ -721,9 +595,11 @@ list_variants() {
 	printf '%-17s %-6s %-12s %s\n' VARIANT TREE HASH STATE
 	for v in $(variant_names); do
 		variant_lookup "$v"
-		if [ "$KIND" = deb ] && ! (source_tarball "$DEB") >/dev/null 2>&1; then
+		if [ "$KIND" = deb ] && ! source_present "$DEB"; then
 			hash=-
 			state="linux-source-$DEB not installed"
+			[ -z "$(fetched_suite "$DEB")" ] ||
+				state="linux-source-$DEB not fetched yet ($(fetched_suite "$DEB"); the first build fetches it)"
 		elif hash=$(variant_hash "$v" 2>"$err"); then
 			state="not built"
 			[ -f "$CACHE/kernels/$v-$hash/.complete" ] && state="built ($CACHE/kernels/$v-$hash)"
@@ -738,7 +614,7 @@ list_variants() {
 
 clean() {
 	if [ $# -eq 0 ]; then
-		rm -rf "$CACHE/kernels" "$CACHE/src" "$CACHE/git"
+		rm -rf "$CACHE/kernels" "$CACHE/src" "$CACHE/git" "$CACHE/build-src" "$CACHE/debian" "$CACHE/apt"
 	else
 		variant_lookup "$1"
 		rm -rf "$CACHE/kernels/$1-"*
@@ -761,6 +637,7 @@ config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
 	split_config "$3/.config" "$3" ;;
 diff) [ $# -eq 3 ] || die "usage: kernel.sh diff VARIANT DIR"
 	variant_lookup "$2"; config_diff "$3" ;;
+fetch) [ $# -eq 2 ] || die "usage: kernel.sh fetch TREE"; fetch_tree "$2" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT DIR | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT DIR | fetch TREE | clean [VARIANT]" ;;
 esac
