@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int bench_variant(const char *variant, long boots, const struct vm_opts *vm)
@@ -123,6 +124,35 @@ out:
 	return ret;
 }
 
+/*
+ * The patch author's loop (scripts/edit-loop.sh, which has the recipe):
+ * a one-line change to a series touching mm/slub.c, timed from the edit
+ * to compare's verdict, with this program driving it.
+ */
+static int edit_loop(void)
+{
+	char *script = xasprintf("%s/scripts/edit-loop.sh", slabbench_home());
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status = -1;
+	pid_t pid;
+
+	if (n < 0) {
+		free(script);
+		return error("bench --edit-loop: cannot find this program: %m"), -1;
+	}
+	self[n] = '\0';
+	pid = fork();
+	if (pid == 0) {
+		execlp("bash", "bash", script, self, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	free(script);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct usage usage = {
@@ -137,15 +167,21 @@ int cmd_bench(int argc, char **argv)
 			 "tcg and under icount and prints its wall time and the coefficient of\n"
 			 "variation of the fast path's ns/op over its 5 repeats (goals: 2% under\n"
 			 "TCG, 0.5% under icount). That is the spread within one boot; the noise\n"
-			 "floor across boots that compare uses is 'slabbench noise'.\n",
+			 "floor across boots that compare uses is 'slabbench noise'.\n"
+			 "\n"
+			 "--edit-loop times the patch author's loop: a series of one patch to\n"
+			 "mm/slub.c (6.1) built, one line of it changed, then the rebuild (with\n"
+			 "ccache's hits), 'run --accel=cost' of slub and the series, 3 boots a\n"
+			 "side, and 'compare': the edit-to-verdict time beside the cold build.\n",
 	};
 	struct vm_opts vm = { .accel = "tcg", .numa = 1, .timeout = 120 };
 	long boots = 5;
-	bool spread = false;
+	bool spread = false, loop = false;
 	struct opt opts[] = {
 		OPT_INTEGER("boots", &boots, "N", 1, 100, NULL, "boots per variant"),
 		OPT_VM(&vm, 1),
 		OPT_BOOLEAN(0, "spread", &spread, "time and spread of the quick workload instead"),
+		OPT_BOOLEAN(0, "edit-loop", &loop, "time a one-line edit of mm/slub.c to a verdict"),
 		OPT_END(),
 	};
 	int first = options_parse(&usage, opts, argc, argv), n, failed = 0;
@@ -153,6 +189,9 @@ int cmd_bench(int argc, char **argv)
 
 	if (first < 0 || vm_opts_resolve("bench", &vm))
 		return 2;
+	if (loop)
+		return first != argc ? error("bench --edit-loop: takes no variants"), 2 :
+				       edit_loop() ? 1 : 0;
 	n = runner_variants("bench", argc - first, argv + first, &variants);
 	if (n < 0)
 		return 2;

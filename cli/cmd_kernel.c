@@ -35,13 +35,16 @@ static int kernel_script(const char *verb, const char *variant)
 int cmd_kernel(int argc, char **argv)
 {
 	static const struct usage usage = {
-		.cmd = "kernel", .args = "build VARIANT... | list | clean [VARIANT...]",
+		.cmd = "kernel", .args = "build VARIANT... | list | diff VARIANT | clean [VARIANT...]",
 		.min_args = 1, .max_args = -1,
 		.about = "Builds, lists (with cache state and inputs hash) or removes guest\n"
 			 "kernels. Variants are listed in vm/variants and in the user's file\n"
 			 "($SLABBENCH_VARIANTS, else ~/.config/slabbench/variants;\n"
 			 "docs/user-kernels.md); the cache is\n"
-			 "$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n",
+			 "$SLABBENCH_CACHE, else $XDG_CACHE_HOME/slabbench or ~/.cache/slabbench.\n"
+			 "'diff' explains every line in which a distro variant's .config (its\n"
+			 "build's, else one configured for the purpose) differs from Debian's,\n"
+			 "and fails when a line is unexplained.\n",
 	};
 	struct opt opts[] = { OPT_END() };
 	const char *verb;
@@ -55,8 +58,15 @@ int cmd_kernel(int argc, char **argv)
 			return error("kernel list: takes no arguments"), 2;
 		return kernel_script("list", NULL) ? 1 : 0;
 	}
+	if (!strcmp(verb, "diff")) {
+		if (argc != 3)
+			return error("kernel diff: name one distro variant"), 2;
+		if (variants_check("kernel", argv + 2, 1))
+			return 2;
+		return kernel_script("diff", argv[2]) ? 1 : 0;
+	}
 	if (strcmp(verb, "build") && strcmp(verb, "clean"))
-		return error("kernel: '%s' is not build, list or clean", verb), 2;
+		return error("kernel: '%s' is not build, list, diff or clean", verb), 2;
 	if (variants_check("kernel", argv + 2, argc - 2))
 		return 2;
 	if (!strcmp(verb, "build") && argc < 3)

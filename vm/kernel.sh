@@ -17,9 +17,11 @@
 #                                the Debian packages its build reads
 #   vm/kernel.sh config VARIANT DIR
 #                                only the .config, written into DIR
-#   vm/kernel.sh diff VARIANT DIR
-#                                how DIR/.config (a distro variant's) differs
-#                                from Debian's own config, line by line
+#   vm/kernel.sh diff VARIANT [DIR]
+#                                how DIR/.config (a distro variant's; by
+#                                default its build's, else one configured
+#                                for the purpose) differs from Debian's own
+#                                config, line by line
 #   vm/kernel.sh fetch TREE      fetch a tree's packages named in vm/sources
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
@@ -588,6 +590,26 @@ default_cmdline() {
 	echo "${words[*]}"
 }
 
+# How a distro variant's .config differs from Debian's: its build's, or
+# one configured for the purpose when it is not built.
+diff_variant() {
+	local hash dir tmp=
+	hash=$(variant_hash "$1")
+	variant_lookup "$1"
+	[ -n "$DISTRO" ] || die "$WHERE: $1 is not built from Debian's config (only distro variants are)"
+	dir=$CACHE/kernels/$1-$hash
+	if [ ! -f "$dir/.complete" ]; then
+		tmp=$(mktemp -d)
+		dir=$tmp
+		progress_note "configuring $1 (not built) to compare its .config with Debian's"
+		use_build_tree "$DEB" "$(prepare_source "$DEB")"
+		configure_kernel "$BUILD_SRC" "$dir"
+		exec 6>&-
+	fi
+	config_diff "$dir" || { [ -z "$tmp" ] || rm -rf "$tmp"; die "$1: unexplained lines above"; }
+	[ -z "$tmp" ] || rm -rf "$tmp"
+}
+
 list_variants() {
 	local v hash state err
 	check_user_variants
@@ -635,9 +657,14 @@ config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
 	use_build_tree "$DEB" "$(prepare_source "$DEB")"
 	configure_kernel "$BUILD_SRC" "$3"
 	split_config "$3/.config" "$3" ;;
-diff) [ $# -eq 3 ] || die "usage: kernel.sh diff VARIANT DIR"
-	variant_lookup "$2"; config_diff "$3" ;;
+diff) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh diff VARIANT [DIR]"
+	if [ $# -eq 3 ]; then
+		variant_lookup "$2"
+		config_diff "$3"
+	else
+		diff_variant "$2"
+	fi ;;
 fetch) [ $# -eq 2 ] || die "usage: kernel.sh fetch TREE"; fetch_tree "$2" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT DIR | fetch TREE | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | clean [VARIANT]" ;;
 esac
