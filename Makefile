@@ -12,6 +12,7 @@
 #                 (scripts/check.sh)
 #   make bench    the harness's own speed: boot-to-ready and build times
 #   make deps     install every Debian package slabbench and its tests need
+#   make docs     the command pages, docs/commands/, from the option tables
 #
 # Each of test, test-slow, demo, check and bench first installs the Debian
 # packages it needs and lacks (scripts/install-deps.sh: one line saying
@@ -114,6 +115,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(SAN_LIB) $(CLI_HDR
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Itests/unit -O1 -g $(SAN) -o $@ $< $(SAN_LIB) $(LIBS)
 
+# The command pages are compared with what the program prints of itself.
+$(BUILD)/tests/test_docs: $(BUILD)/slabbench
+
 # The packages come before anything is compiled: the program links cJSON
 # and GSL.
 test: deps
@@ -147,6 +151,9 @@ analyze:
 		$(ANALYZER) $(SB_CFLAGS) -pthread $$f || exit 1; done
 	@for f in $(AGENT_SRC); do $(ANALYZER) -std=gnu11 $(WARN) -Iinclude/uapi $$f || exit 1; done
 
+docs: $(BUILD)/slabbench
+	scripts/docs.sh
+
 bench: deps
 	$(MAKE) all
 	$(BUILD)/slabbench bench
@@ -154,4 +161,4 @@ bench: deps
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all test test-slow deps demo check analyze bench clean
+.PHONY: all test test-slow deps demo check analyze docs bench clean

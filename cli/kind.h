@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kind of a metric, from its unit: what compare may test and what it
- * may only show (README, Glossary: "exact, statistical, modelled").
+ * may only show (docs/concepts.md, Glossary: "exact, statistical, modelled").
  */
 #ifndef SLABBENCH_KIND_H
 #define SLABBENCH_KIND_H

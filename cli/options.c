@@ -15,6 +15,8 @@
 #define LONG_BASE 256
 /* The help fits a terminal of the classic width. */
 #define USAGE_COLUMNS 79
+/* getopt_long's value for --help-markdown, which no table names. */
+#define HELP_MARKDOWN (LONG_BASE - 1)
 
 static size_t count(const struct opt *opts)
 {
@@ -148,7 +150,7 @@ static int set_value(const char *cmd, const struct opt *o, const char *arg)
 int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv)
 {
 	size_t n = count(opts);
-	struct option *longopts = xcalloc(n + 2, sizeof(*longopts));
+	struct option *longopts = xcalloc(n + 3, sizeof(*longopts));
 	struct strbuf shorts = { 0 };
 	int c, ret = -1, args;
 
@@ -164,13 +166,14 @@ int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv
 				opts[i].type == OPT_T_BOOL ? "" : ":");
 	}
 	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n + 1] = (struct option){ "help-markdown", no_argument, NULL, HELP_MARKDOWN };
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts.s, longopts, NULL)) != -1) {
 		const struct opt *o = NULL;
 
-		if (c == 'h') {
-			options_usage(stdout, u, opts);
+		if (c == 'h' || c == HELP_MARKDOWN) {
+			(c == 'h' ? options_usage : options_markdown)(stdout, u, opts);
 			exit(0);
 		} else if (c == ':') {
 			error("%s: %s: missing value (see 'slabbench %s --help')", u->cmd,
@@ -254,14 +257,61 @@ static char *default_text(const struct opt *o)
 	return s;
 }
 
-void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
+/* The synopsis and what the command does, as both helps begin. */
+static void usage_head(FILE *f, const struct usage *u, size_t n)
 {
-	size_t n = count(opts), width = 0;
-
 	fprintf(f, "usage: slabbench %s%s%s%s\n", u->cmd, n ? " [OPTION...]" : "",
 		u->args ? " " : "", u->args ? u->args : "");
 	if (u->about)
 		fprintf(f, "\n%s", u->about);
+}
+
+/* A Markdown table cell holds one line, and '|' would end it. */
+static void markdown_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+/*
+ * The page docs/commands/CMD.md is made of (make docs): the head as the
+ * terminal shows it, whose line breaks lay out its lists, then a table.
+ */
+void options_markdown(FILE *f, const struct usage *u, const struct opt *opts)
+{
+	size_t n = count(opts);
+
+	fprintf(f, "```\n");
+	usage_head(f, u, n);
+	fprintf(f, "```\n");
+	if (!n)
+		return;
+	fprintf(f, "\n| option | meaning | values |\n| --- | --- | --- |\n");
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
+		char *def = default_text(o);
+
+		fputs("| ", f);
+		if (o->short_name)
+			fprintf(f, "`-%c`, ", o->short_name);
+		fprintf(f, "`--%s%s%s` | ", o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
+		markdown_cell(f, o->help);
+		fputs(" | ", f);
+		/* Without the parentheses that set it apart in the terminal. */
+		if (def)
+			fprintf(f, "%.*s", (int)strlen(def) - 2, def + 1);
+		fputs(" |\n", f);
+		free(def);
+	}
+}
+
+void options_usage(FILE *f, const struct usage *u, const struct opt *opts)
+{
+	size_t n = count(opts), width = 0;
+
+	usage_head(f, u, n);
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {

@@ -91,6 +91,8 @@ struct usage {
 int options_parse(const struct usage *u, struct opt *opts, int argc, char **argv);
 /* The help text: synopsis, about, one entry per option with its default. */
 void options_usage(FILE *f, const struct usage *u, const struct opt *opts);
+/* The same as Markdown (--help-markdown): the head, then a table of the options. */
+void options_markdown(FILE *f, const struct usage *u, const struct opt *opts);
 
 struct cJSON;
 /*

@@ -7,6 +7,8 @@
 #include "commands.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,23 +42,70 @@ static void usage(FILE *f)
 	fprintf(f, "\n'slabbench COMMAND --help' describes a command.\n");
 }
 
+static const struct command *lookup(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	error("'%s' is not a command (see 'slabbench --help')", name);
+	return NULL;
+}
+
+/*
+ * help [--markdown] [COMMAND]: a command's --help, or as Markdown the
+ * generated part of its page under docs/commands/ (make docs), or the
+ * index of those pages, all from the tables that parse the options.
+ */
+static int help(int argc, char **argv)
+{
+	bool markdown = argc > 1 && !strcmp(argv[1], "--markdown");
+	const struct command *c;
+	char *sub[] = { NULL, markdown ? "--help-markdown" : "--help", NULL };
+
+	argc -= markdown;
+	argv += markdown;
+	if (argc > 2)
+		return error("help: expected [--markdown] [COMMAND]"), 2;
+	if (argc == 1 && !markdown) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 1) {
+		printf("| command | what it does |\n| --- | --- |\n");
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			printf("| [%s](%s.md) | %s |\n", commands[i].name, commands[i].name,
+			       commands[i].summary);
+		return 0;
+	}
+	c = lookup(argv[1]);
+	if (!c)
+		return 2;
+	if (markdown)
+		printf("# slabbench %s\n\n%c%s.\n\n", c->name, toupper(c->summary[0]),
+		       c->summary + 1);
+	fflush(stdout);
+	sub[0] = (char *)c->name;
+	return c->fn(2, sub);
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version")) {
 		printf("slabbench %s\n", SLABBENCH_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	error("'%s' is not a command (see 'slabbench --help')", argv[1]);
-	return 2;
+	c = lookup(argv[1]);
+	return c ? c->fn(argc - 1, argv + 1) : 2;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Workload format (README.md has the full description):
+ * Workload format (docs/workloads.md has the full description):
  *
  *   { "name": "quick", "description": "...", "timeout_s": 300,
  *     "tests": [ { "test": "fastpath", "params": { "size": 64 } } ] }

@@ -32,7 +32,7 @@ cat >"$TMP/xc.json" <<'JSON'
 JSON
 # Only one guest runs the hitrate tests here: under QEMU 7.2's
 # multi-threaded TCG about one hitrate run in 40 hangs on a stale kprobe
-# (README, Limits); tests/e2e/counts.sh runs them on the other allocators.
+# (docs/concepts.md, Limits); tests/e2e/counts.sh runs them on the other allocators.
 jq '.tests |= .[0:2] + .[6:]' "$TMP/xc.json" >"$TMP/xc-overhead.json"
 for v in slab slub slub-6.12 slob slub-stats; do
 	w=$TMP/xc-overhead.json
