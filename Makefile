@@ -23,32 +23,40 @@ CC ?= cc
 BUILD := build
 WARN := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
+# The host program's layers, from the bottom: the library (options,
+# formats, results, statistics, census), running guests (QEMU, kernels,
+# plans, jobs, Slurm), judging (compare, noise, report, mail, plot) and
+# the commands. A file includes its own layer's headers and those below
+# (tests/e2e/layers.sh checks it).
+CLI_LAYERS := lib run judge
+CLI_INC := -Icli/lib -Icli/run -Icli/judge -Icli/commands
+# Shared by the host, the guest agent and the cost-model plugin: the
+# macro workloads' parameter table and the cache model.
+COMMON_SRC := common/macro_table.c common/cachesim.c
 SB_CFLAGS := -std=c11 $(WARN) -DSLABBENCH_VERSION='"$(VERSION)"' \
-	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' -Icli -Ivm/agent -Itcg -Iinclude/uapi
+	-DSLABBENCH_DEFAULT_HOME='"$(CURDIR)"' $(CLI_INC) -Icommon -Iinclude/uapi
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LIBS := -lcjson -lgsl -lgslcblas -lm -pthread -lz
 
 # zlib: the mail's compressed attachments (and tests/unit/png.h reads the charts).
-# Every cli/*.c is a library shared by the commands and the unit tests,
-# except the program's entry and the commands; so is the macro workloads'
+# Every file of the layers below the commands is a library shared by the
+# commands and the unit tests; so is common/: the macro workloads'
 # parameter table, which the guest agent (vm/agent/) is built with too,
 # and the cost model's cache levels, whose parser checks --caches before
 # any boot with the plugin's own rules.
-CLI_CMDS := $(wildcard cli/cmd_*.c)
-AGENT_SRC := $(wildcard vm/agent/*.c)
-AGENT_HDRS := $(wildcard vm/agent/*.h) include/uapi/linux/slabbench.h
-CLI_LIB := $(filter-out cli/slabbench.c $(CLI_CMDS),$(wildcard cli/*.c)) vm/agent/macro_table.c \
-	tcg/cachesim.c
-CLI_HDRS := $(wildcard cli/*.h) vm/agent/macro_table.h include/uapi/linux/slabbench.h \
-	tcg/cachesim.h
+CLI_CMDS := $(wildcard cli/commands/cmd_*.c)
+AGENT_SRC := $(wildcard vm/agent/*.c) common/macro_table.c
+AGENT_HDRS := $(wildcard vm/agent/*.h) common/macro_table.h include/uapi/linux/slabbench.h
+CLI_LIB := $(foreach l,$(CLI_LAYERS),$(wildcard cli/$(l)/*.c)) $(COMMON_SRC)
+CLI_HDRS := $(wildcard cli/*/*.h) $(wildcard common/*.h) include/uapi/linux/slabbench.h
 SAN_LIB := $(BUILD)/libslabbench-san.a
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 
 # The cost-model plugin (tcg/) is loaded by QEMU, not linked with the
 # program: its cache model and instruction classes are a library of their
 # own, shared only with their unit tests.
-TCG_LIB := tcg/cachesim.c tcg/insnclass.c
-TCG_HDRS := $(wildcard tcg/*.h)
+TCG_LIB := common/cachesim.c tcg/insnclass.c
+TCG_HDRS := $(wildcard tcg/*.h) common/cachesim.h
 TCG_TESTS := $(BUILD)/tests/test_cachesim $(BUILD)/tests/test_insnclass
 PLUGIN := $(BUILD)/tcg/slabbench-cost.so
 # The plugin's bare test guest: multiboot, 32-bit, no libraries. The
@@ -61,18 +69,18 @@ GUEST_FLAGS := -m32 -ffreestanding -nostdlib -static -no-pie -Wl,--build-id=none
 
 all: $(BUILD)/slabbench $(BUILD)/slabbench-agent $(PLUGIN) $(COSTGUESTS)
 
-$(BUILD)/slabbench: cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
+$(BUILD)/slabbench: cli/commands/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(CLI_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ cli/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(LIBS)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -o $@ cli/commands/slabbench.c $(CLI_CMDS) $(CLI_LIB) $(LIBS)
 
 # The guest has no libraries: the agent is static.
 $(BUILD)/slabbench-agent: $(AGENT_SRC) $(AGENT_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) -Iinclude/uapi $(CFLAGS) -static -o $@ $(AGENT_SRC)
+	$(CC) -std=gnu11 $(WARN) -Icommon -Iinclude/uapi $(CFLAGS) -static -o $@ $(AGENT_SRC)
 
 $(PLUGIN): tcg/slabbench-cost.c $(TCG_LIB) $(TCG_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) $(CFLAGS) -fPIC -shared -fvisibility=hidden -pthread \
+	$(CC) -std=c11 $(WARN) -Icommon $(CFLAGS) -fPIC -shared -fvisibility=hidden -pthread \
 		-o $@ tcg/slabbench-cost.c $(TCG_LIB)
 
 $(BUILD)/tests/costguest: tests/costguest/guest.S tests/costguest/guest.ld Makefile
@@ -89,7 +97,7 @@ $(BUILD)/tests/costguest-bench%: tests/costguest/guest.S tests/costguest/guest.l
 
 $(TCG_TESTS): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(TCG_LIB) $(TCG_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -Itests/unit -Itcg -O1 -g $(SAN) -o $@ $< $(TCG_LIB)
+	$(CC) -std=c11 $(WARN) -Itests/unit -Itcg -Icommon -O1 -g $(SAN) -o $@ $< $(TCG_LIB)
 
 # The agent's JSON reader and the fuzzer's catalogue on it, held against
 # the host's cJSON.
@@ -147,9 +155,9 @@ check: deps
 # own, whatever CC is. scripts/check.sh says why this analyser.
 ANALYZER := gcc -fanalyzer -c -o /dev/null
 analyze:
-	@for f in cli/*.c vm/agent/macro_table.c $(TCG_LIB) tcg/slabbench-cost.c; do \
+	@for f in cli/*/*.c $(COMMON_SRC) tcg/insnclass.c tcg/slabbench-cost.c; do \
 		$(ANALYZER) $(SB_CFLAGS) -pthread $$f || exit 1; done
-	@for f in $(AGENT_SRC); do $(ANALYZER) -std=gnu11 $(WARN) -Iinclude/uapi $$f || exit 1; done
+	@for f in $(AGENT_SRC); do $(ANALYZER) -std=gnu11 $(WARN) -Icommon -Iinclude/uapi $$f || exit 1; done
 
 docs: $(BUILD)/slabbench
 	scripts/docs.sh

@@ -62,7 +62,7 @@ owner() {
 	{ dpkg -S "$path" || dpkg -S "$alt" || dpkg -S "$(realpath "$path")"; } 2>/dev/null |
 		grep -v '^diversion' | head -n 1 | cut -d: -f1
 }
-# Kernel builds (vm/kernel.sh), guests (cli/vm.c, cli/guest.c: busybox and
+# Kernel builds (vm/kernel.sh), guests (cli/run/vm.c, cli/run/guest.c: busybox and
 # perf go into the guest), charts, the tests' jq and git, make check.
 demo_progs="/usr/bin/gcc /usr/bin/make /usr/bin/bc /usr/bin/bison /usr/bin/flex
 	/usr/bin/patch /usr/bin/xz /usr/bin/ccache /bin/cpio /usr/bin/qemu-system-x86_64

@@ -147,7 +147,7 @@ static bool census_quiet(const char *text)
 }
 
 #define CENSUS_TRIES 10
-/* The name of a snapshot's meminfo frame: meminfo.WHEN (cli/plan.h). */
+/* The name of a snapshot's meminfo frame: meminfo.WHEN (cli/lib/plan.h). */
 #define PLAN_MEMINFO_PREFIX "meminfo."
 
 /*

@@ -75,7 +75,7 @@ static void signals_release(void)
 const char *const vm_accels[] = { "auto", "kvm", "tcg", "icount", "cost", NULL };
 
 /*
- * The plugin's own parser (tcg/cachesim.c) checks each level, so that a
+ * The plugin's own parser (common/cachesim.c) checks each level, so that a
  * geometry the plugin would refuse is refused before any boot.
  */
 int vm_cost_geometry_check(const char *opt, const char *geometry)

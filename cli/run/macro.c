@@ -2,7 +2,7 @@
 /*
  * The macro workloads, described as the module describes its tests, so
  * that workload files, validation and `slabbench list` treat both alike.
- * Their parameters are vm/agent/macro_table.c, which the agent runs from.
+ * Their parameters are common/macro_table.c, which the agent runs from.
  */
 #include "macro.h"
 #include "macro_table.h"

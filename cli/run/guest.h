@@ -61,7 +61,7 @@ void guest_unstage(struct guest_stage *s);
 /*
  * The module's catalogue (debugfs slabbench/tests), kept beside the
  * module once read: one short boot per module build, none after; the
- * macro workloads (cli/macro.c) appended.
+ * macro workloads (cli/run/macro.c) appended.
  */
 cJSON *guest_catalogue(const struct guest *g);
 
