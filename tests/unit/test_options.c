@@ -7,6 +7,7 @@
 #include "check.h"
 #include "options.h"
 #include "runner.h"
+#include "stub.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -265,6 +266,8 @@ static void test_refusals(void)
 	static const char *const icount[] = { "--cpus=1,2", "--accel=icount", NULL };
 	static const char *const below[] = { "--cpus=2,8", "--possible-cpus=4", NULL };
 	static const char *const numa[] = { "--possible-cpus=8", "--numa=2", NULL };
+	static const char *const unknown[] = { "--cpu-model=NoSuchCPU", "--accel=tcg", NULL };
+	char *want;
 
 	REFUSED("demo: --cpus=65: expected 1 to 64, or a comma-separated list of up to 16 such",
 		"--cpus=65");
@@ -291,6 +294,10 @@ static void test_refusals(void)
 		     "the online ones)\n", below);
 	resolve_says("slabbench: run: --possible-cpus with --numa=2: the hot-pluggable CPUs would "
 		     "need nodes of their own; use one node\n", numa);
+	want = xasprintf("slabbench: run: --cpu-model=NoSuchCPU: QEMU knows no such CPU model "
+			 "('%s -cpu help' lists them)\n", getenv("SLABBENCH_QEMU"));
+	resolve_says(want, unknown);
+	free(want);
 	REFUSED("demo: --possible-cpus=65: expected 1 to 64", "--possible-cpus=65");
 	REFUSED("demo: --mem=64: expected 128 to 65536 (MB)", "--mem=64");
 	REFUSED("demo: --n=11: expected 1 to 10 (things)", "--n=11");
@@ -366,11 +373,24 @@ static void test_usage(void)
 
 int main(void)
 {
+	/* QEMU as vm_opts_resolve() asks it for its CPU models. */
+	char dir[] = "/tmp/test_options.XXXXXX", *qemu = NULL;
+
+	if (mkdtemp(dir))
+		qemu = stub_program(dir, "qemu",
+			    "echo 'x86 Skylake-Server-v4  Intel Xeon Processor (Skylake)'\n"
+			    "echo 'x86 EPYC               AMD EPYC Processor'\n");
+	CHECK(qemu, "a QEMU that lists two CPU models");
+	setenv("SLABBENCH_QEMU", qemu ? qemu : "", 1);
 	test_values();
 	test_cpu_lists();
 	test_json();
 	test_refusals();
 	test_arguments();
 	test_usage();
+	if (qemu)
+		unlink(qemu);
+	rmdir(dir);
+	free(qemu);
 	return check_done();
 }
