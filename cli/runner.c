@@ -761,6 +761,8 @@ int runner_run(const struct runner_opts *opts)
 		error("run: -j is the local engine's; Slurm runs the tasks of its array at once");
 		return 2;
 	}
+	if (slurm && slurm_check("run"))
+		return 2;
 	if (o.jobs > 1 && strcmp(o.vm.accel, "cost"))
 		warning("-j %ld: guests that run at once share the host's caches and memory: "
 			"their times are not comparable with a serial run's (the counts of "
