@@ -275,15 +275,6 @@ int slurm_check(const char *cmd)
 	return 0;
 }
 
-/* "'it''s'" for sh: the path between single quotes, each quote closed and escaped. */
-static void sh_quote(struct strbuf *b, const char *s)
-{
-	sb_addf(b, "'");
-	for (; *s; s++)
-		sb_addf(b, *s == '\'' ? "'\\''" : "%c", *s);
-	sb_addf(b, "'");
-}
-
 int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *dirs, int n)
 {
 	char *list = xasprintf("%s/tasks", jobdir), *script = xasprintf("%s/job.sh", jobdir);
@@ -306,9 +297,9 @@ int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *di
 	b = (struct strbuf){ 0 };
 	/* The nodes run this program from the shared path it has here. */
 	sb_addf(&b, "#!/bin/sh\nexec ");
-	sh_quote(&b, exe);
+	sb_shell_word(&b, exe);
 	sb_addf(&b, " run --task=");
-	sh_quote(&b, list);
+	sb_shell_word(&b, list);
 	sb_addf(&b, "\n");
 	if (write_file_atomic(script, b.s, strlen(b.s)))
 		goto out;

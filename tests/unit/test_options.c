@@ -27,21 +27,23 @@ struct values {
 	bool flag;
 };
 
+/* The demo command's table: the guest options and one of each other type. */
+#define DEMO_OPTS(v)								\
+	OPT_VM(&(v)->vm, OPT_LONGS_MAX),					\
+	OPT_STRING('o', "output", &(v)->out, "FILE", "where"),			\
+	OPT_INTEGER("n", &(v)->n, "N", 1, 10, "things", "how many"),		\
+	OPT_DOUBLE("alpha", &(v)->alpha, "A", 0, 1, true, "a level"),		\
+	OPT_BOOLEAN(0, "flag", &(v)->flag, "a switch"),				\
+	OPT_END()
+
 /* Parses @args (NULL-terminated) into @v; the message, if any, in *msg. */
 static int parse(struct values *v, char **msg, const char *const *args)
 {
-	char *argv[16] = { "demo" };
+	char *argv[24] = { "demo" };
 	int argc = 1, ret, saved = dup(STDERR_FILENO);
 	FILE *tmp = tmpfile();
 	size_t len;
-	struct opt opts[] = {
-		OPT_VM(&v->vm, OPT_LONGS_MAX),
-		OPT_STRING('o', "output", &v->out, "FILE", "where"),
-		OPT_INTEGER("n", &v->n, "N", 1, 10, "things", "how many"),
-		OPT_DOUBLE("alpha", &v->alpha, "A", 0, 1, true, "a level"),
-		OPT_BOOLEAN(0, "flag", &v->flag, "a switch"),
-		OPT_END(),
-	};
+	struct opt opts[] = { DEMO_OPTS(v) };
 
 	while (args[argc - 1])
 		argv[argc] = (char *)args[argc - 1], argc++;
@@ -199,14 +201,7 @@ static void test_json(void)
 	struct values v, back;
 	char *msg, *text;
 	cJSON *j, *bad;
-	struct opt opts[] = {
-		OPT_VM(&back.vm, OPT_LONGS_MAX),
-		OPT_STRING('o', "output", &back.out, "FILE", "where"),
-		OPT_INTEGER("n", &back.n, "N", 1, 10, "things", "how many"),
-		OPT_DOUBLE("alpha", &back.alpha, "A", 0, 1, true, "a level"),
-		OPT_BOOLEAN(0, "flag", &back.flag, "a switch"),
-		OPT_END(),
-	};
+	struct opt opts[] = { DEMO_OPTS(&back) };
 
 	parse(&v, &msg, args);
 	free(msg);
@@ -234,6 +229,68 @@ static void test_json(void)
 	bad = cJSON_Parse("{\"mem\": 512}");
 	CHECK(options_from_json("demo", opts, bad) == -1, "a value not in the option's text is refused");
 	cJSON_Delete(bad);
+}
+
+/*
+ * Every option comes back from the words options_to_argv() writes: parse,
+ * words, parse again gives the same values. Every option of the table
+ * must be among them, so that one added to the table is in every command
+ * line rebuilt from it (watch's bisect, the report's reproducer): give
+ * it below.
+ */
+static void test_argv(void)
+{
+	static const char *const all[] = {
+		"--accel=tcg", "--cpus=2,8", "--numa=2", "--possible-cpus=16", "--mem=768",
+		"--cmdline=slub_debug=FZPU nokaslr", "--timeout=900", "--cpu-model=Haswell-v4",
+		"--caches=llc=1M/16/64", "-o", "x.json", "--n=7", "--alpha=0.3", "--flag", NULL,
+	};
+	static const char *const none[] = { NULL };
+	struct values v, back;
+	char *msg, **words;
+	struct opt opts[] = { DEMO_OPTS(&v) }, again[] = { DEMO_OPTS(&back) };
+	cJSON *a, *b;
+	bool every = true, mem = false;
+
+	CHECK(parse(&v, &msg, all) == (int)(sizeof(all) / sizeof(all[0])),
+	      "every option given: %s", msg);
+	free(msg);
+	words = options_to_argv(opts);
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
+		char *eq = xasprintf("--%s=", o->name), *bare = xasprintf("--%s", o->name);
+		bool found = false;
+
+		for (char **w = words; *w && !found; w++)
+			found = !strncmp(*w, eq, strlen(eq)) || !strcmp(*w, bare);
+		if (!found)
+			printf("# --%s: not among the words\n", o->name);
+		every &= found;
+		free(eq);
+		free(bare);
+	}
+	CHECK(every, "every option of the table is among the words");
+	CHECK(parse(&back, &msg, (const char *const *)words) > 0, "the words parse: %s", msg);
+	free(msg);
+	a = options_to_json(opts);
+	b = options_to_json(again);
+	CHECK(cJSON_Compare(a, b, true), "parse, words, parse: the same values");
+	CHECK(back.vm.cpus_list.n == 2 && back.vm.cpus_list.v[1] == 8 && back.vm.numa == 2 &&
+	      back.vm.possible == 16 && back.vm.mem == 768 && back.vm.timeout == 900 &&
+	      !strcmp(back.vm.cmdline, "slub_debug=FZPU nokaslr") &&
+	      !strcmp(back.vm.cpu_model, "Haswell-v4") &&
+	      !strcmp(back.vm.cost_geometry, "llc=1M/16/64") && !strcmp(back.vm.accel, "tcg") &&
+	      back.n == 7 && back.alpha == 0.3 && back.flag && !strcmp(back.out, "x.json"),
+	      "... each guest option and each type, a blank in a value kept");
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	options_argv_free(words);
+	parse(&v, &msg, none);
+	free(msg);
+	words = options_to_argv(opts);
+	for (char **w = words; *w; w++)
+		mem |= !strncmp(*w, "--mem", 5) || !strncmp(*w, "--flag", 6);
+	CHECK(!mem, "a value not given (0, false) is no word");
+	options_argv_free(words);
 }
 
 /* What vm_opts_resolve() says, as the user sees it. */
@@ -385,6 +442,7 @@ int main(void)
 	test_values();
 	test_cpu_lists();
 	test_json();
+	test_argv();
 	test_refusals();
 	test_arguments();
 	test_usage();
