@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "commands.h"
 #include "compare.h"
+#include "guestopts.h"
 #include "json.h"
 #include "options.h"
 #include "regmail.h"
@@ -181,12 +182,14 @@ out:
 static int bisect(const struct watch *w, const char *good, const char *bad, const char *metric,
 		  const char *dir)
 {
-	char *self = self_exe(), *args[24], *out = NULL;
-	char *opt[20];
+	char *self = self_exe(), **vm = guest_opts_argv(&w->r.vm), *args[32], *out = NULL;
+	char *opt[12];
 	int n = 0, k = 0, ret;
 
-	if (!self)
+	if (!self) {
+		options_argv_free(vm);
 		return error("watch: /proc/self/exe: %s", strerror(errno));
+	}
 	args[n++] = self;
 	args[n++] = "bisect";
 	args[n++] = opt[k++] = xasprintf("--tree=%s", w->r.tree);
@@ -196,16 +199,10 @@ static int bisect(const struct watch *w, const char *good, const char *bad, cons
 	args[n++] = opt[k++] = xasprintf("--workload=%s", w->r.workload);
 	args[n++] = opt[k++] = xasprintf("--metric=%s", metric);
 	args[n++] = opt[k++] = xasprintf("--threshold=%.17g", w->threshold);
-	args[n++] = opt[k++] = xasprintf("--accel=%s", w->r.vm.accel);
+	/* Every guest option, as the table writes them: none can be left behind. */
+	for (char **a = vm; *a; a++)
+		args[n++] = *a;
 	args[n++] = opt[k++] = xasprintf("--boots=%ld", w->r.boots);
-	if (w->r.vm.cpus_list.n)
-		args[n++] = opt[k++] = xasprintf("--cpus=%ld", w->r.vm.cpus_list.v[0]);
-	if (w->r.vm.mem)
-		args[n++] = opt[k++] = xasprintf("--mem=%ld", w->r.vm.mem);
-	if (w->r.vm.cmdline)
-		args[n++] = opt[k++] = xasprintf("--cmdline=%s", w->r.vm.cmdline);
-	if (w->r.vm.cost_geometry)
-		args[n++] = opt[k++] = xasprintf("--caches=%s", w->r.vm.cost_geometry);
 	args[n++] = opt[k++] = xasprintf("--output=%s", dir);
 	args[n] = NULL;
 	ret = run_capture(args, &out, NULL);
@@ -214,6 +211,7 @@ static int bisect(const struct watch *w, const char *good, const char *bad, cons
 	free(out);
 	for (int i = 0; i < k; i++)
 		free(opt[i]);
+	options_argv_free(vm);
 	free(self);
 	return ret ? error("watch: slabbench bisect of %.12s..%.12s failed (see %s)", good, bad,
 			   dir) : 0;

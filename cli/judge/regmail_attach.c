@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "regmail_parts.h"
+#include "guestopts.h"
 #include "json.h"
 #include "mail.h"
 #include "strbuf.h"
@@ -59,18 +60,17 @@ bool variant_built_in(const struct run_id *id)
 static char *run_opts(const struct run_id *id, const cJSON *doc)
 {
 	struct strbuf b = { 0 };
-	const char *cmdline = id->cmdline;
-	const char *caches = id->cost_requested;
-	double numa = id->numa_nodes;
+	struct vm_opts v;
+	char **argv;
 
-	sb_addf(&b, "--accel=%s --cpus=%.0f --mem=%.0f --boots=%d", id->accel, id->cpus,
-		id->mem_mb, run_nr_boots(doc));
-	if (numa > 1)
-		sb_addf(&b, " --numa=%.0f", numa);
-	if (*cmdline && strcmp(cmdline, "?"))
-		sb_addf(&b, " --cmdline='%s'", cmdline);
-	if (*caches && strcmp(caches, "?"))
-		sb_addf(&b, " --caches=%s", caches);
+	guest_opts_of_run(id, &v);
+	argv = guest_opts_argv(&v);
+	for (char **a = argv; *a; a++) {
+		sb_shell_word(&b, *a);
+		sb_addf(&b, " ");
+	}
+	sb_addf(&b, "--boots=%d", run_nr_boots(doc));
+	options_argv_free(argv);
 	return b.s;
 }
 

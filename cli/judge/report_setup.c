@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "report_sections.h"
+#include "guestopts.h"
 #include "json.h"
 #include "util.h"
 #include "vm.h"
@@ -255,62 +256,83 @@ static char *workload_arg(const cJSON *doc)
 }
 
 /*
- * The --cpus and --mem of the @n runs @docs: their CPU counts, with the
- * memory they all had, or without --mem when each had the default for
- * its count; NULL when no one run command sets them.
+ * The --cpus and --mem of the @n runs @docs into @v: their CPU counts,
+ * with the memory they all had, or without --mem (0) when each had the
+ * default for its count; false when no one run command sets them.
  */
-static char *cpus_mem(const cJSON *const *docs, int n)
+static bool cpus_mem(const cJSON *const *docs, int n, struct vm_opts *v)
 {
 	struct run_id *ids = run_ids(NULL, docs, n);
-	struct strbuf list = { 0 };
 	bool defaults = true, same = true;
-	char *s = NULL;
 
+	v->cpus_list.n = 0;
 	for (int r = 0; r < n; r++) {
 		long cpus = (long)ids[r].cpus, mem = (long)ids[r].mem_mb;
 		bool seen = false;
 
 		defaults &= mem == vm_default_mem_mb(cpus);
 		same &= ids[r].mem_mb == ids[0].mem_mb;
-		for (int q = 0; q < r; q++)
-			seen |= ids[q].cpus == ids[r].cpus;
-		if (!seen)
-			sb_addf(&list, "%s%ld", list.s ? "," : "", cpus);
+		for (int q = 0; q < v->cpus_list.n; q++)
+			seen |= v->cpus_list.v[q] == cpus;
+		if (!seen && v->cpus_list.n < OPT_LONGS_MAX)
+			v->cpus_list.v[v->cpus_list.n++] = cpus;
 	}
-	if (same)
-		s = xasprintf("--cpus=%s --mem=%.0f", list.s, ids[0].mem_mb);
-	else if (defaults)
-		s = xasprintf("--cpus=%s", list.s);
-	free(list.s);
+	v->mem = same ? (long)ids[0].mem_mb : 0;
 	run_ids_free(ids, n);
-	return s;
+	return same || defaults;
 }
 
-/* The options of run that set up @run's guest (@cpus_mem: its --cpus and --mem). */
-static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc,
-			const char *cpus_mem)
-{
-	const char *cmdline = run->cmdline;
+/* A command's continuation lines start here. */
+#define CMD_INDENT 6
 
-	sb_addf(b, "      --accel=%s %s", run->accel, cpus_mem);
-	if (run->numa_nodes > 1)
-		sb_addf(b, " --numa=%.0f", run->numa_nodes);
-	if (run->possible_cpus > run->cpus)
-		sb_addf(b, " --possible-cpus=%.0f", run->possible_cpus);
-	sb_addf(b, " --boots=%d", run_nr_boots(doc));
-	if (run->jobs > 1)
-		sb_addf(b, " -j %.0f", run->jobs);
-	if (strcmp(run->cpu_model, "?") && strcmp(run->cpu_model, "max") &&
-	    strcmp(run->cpu_model, "host"))
-		sb_addf(b, " --cpu-model=%s", run->cpu_model);
-	for (int t = 0; t < run_nr_tests(doc); t++) {
-		if (test_profile(run_test(doc, t))) {
-			sb_addf(b, " --profile=%d", t + 1);
-			break;
-		}
+/* @word after the words at *@col of a command's continuation lines, wrapped. */
+static void option_word(struct strbuf *b, size_t *col, const char *word)
+{
+	struct strbuf w = { 0 };
+
+	sb_shell_word(&w, word);
+	if (*col > CMD_INDENT && *col + 1 + w.len + 2 > REPORT_WIDTH) {
+		sb_addf(b, " \\\n%*s", CMD_INDENT, "");
+		*col = CMD_INDENT;
+	} else if (*col > CMD_INDENT) {
+		sb_addf(b, " ");
+		(*col)++;
 	}
-	if (*cmdline && strcmp(cmdline, "?"))
-		sb_addf(b, " \\\n      --cmdline='%s'", cmdline);
+	sb_addf(b, "%s", w.s);
+	*col += w.len;
+	free(w.s);
+}
+
+/*
+ * The options of run that set up @run's guest, from the option table
+ * (@cm: its --cpus and --mem), as a command's continuation lines.
+ */
+static void run_options(struct strbuf *b, const struct run_id *run, const cJSON *doc,
+			const struct vm_opts *cm)
+{
+	struct vm_opts v;
+	char **argv, *more[3] = { NULL };
+	size_t col = CMD_INDENT;
+
+	guest_opts_of_run(run, &v);
+	v.cpus_list = cm->cpus_list;
+	v.mem = cm->mem;
+	argv = guest_opts_argv(&v);
+	sb_addf(b, "%*s", CMD_INDENT, "");
+	for (char **a = argv; *a; a++)
+		option_word(b, &col, *a);
+	more[0] = xasprintf("--boots=%d", run_nr_boots(doc));
+	if (run->jobs > 1)
+		more[1] = xasprintf("--jobs=%.0f", run->jobs);
+	for (int t = 0; t < run_nr_tests(doc) && !more[2]; t++)
+		if (test_profile(run_test(doc, t)))
+			more[2] = xasprintf("--profile=%d", t + 1);
+	for (int i = 0; i < 3; i++) {
+		if (more[i])
+			option_word(b, &col, more[i]);
+		free(more[i]);
+	}
+	options_argv_free(argv);
 }
 
 /*
@@ -381,7 +403,8 @@ static void reproduce_other(struct strbuf *b, struct strbuf *reads, const cJSON 
 	const cJSON **group = xcalloc(n, sizeof(*group));
 	struct strbuf alloc = { 0 }, o = { 0 };
 	struct run_id *ids = run_ids(NULL, docs, n);
-	char *w = workload_arg(docs[first]), *cm, *dest;
+	char *w = workload_arg(docs[first]), *dest;
+	struct vm_opts cm;
 	int k = 0;
 
 	for (int r = first; r < n; r++) {
@@ -396,15 +419,13 @@ static void reproduce_other(struct strbuf *b, struct strbuf *reads, const cJSON 
 		if (!seen)
 			sb_addf(&alloc, "%s%s", alloc.s ? "," : "", ids[r].variant);
 	}
-	cm = cpus_mem(group, k);
-	if (!cm)
-		cm = cpus_mem(&docs[first], 1);
-	run_options(&o, &ids[first], docs[first], cm);
+	if (!cpus_mem(group, k, &cm))
+		cpus_mem(&docs[first], 1, &cm);
+	run_options(&o, &ids[first], docs[first], &cm);
 	dest = xasprintf("out/%s", w);
 	run_command(b, alloc.s, docs[first], o.s, dest);
 	sb_addf(reads, " %s/*.json", dest);
 	free(dest);
-	free(cm);
 	free(o.s);
 	free(alloc.s);
 	free(w);
@@ -424,23 +445,22 @@ void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 	static const char *const out[] = { "base.json", "new.json" };
 	const cJSON **pair = xcalloc(n, sizeof(*pair));
 	struct strbuf o[2] = { 0 }, others = { 0 };
-	char *all, *one[2];
-	bool alike;
+	struct vm_opts all, one;
+	bool alike, together;
 	int k = 0;
 
 	for (int r = 0; r < n; r++)
 		if (r < 2 || same_workload(docs[r], docs[0]) || same_workload(docs[r], docs[1]))
 			pair[k++] = docs[r];
-	all = cpus_mem(pair, k);
+	together = cpus_mem(pair, k, &all);
 	sb_addf(b, "\nTo reproduce (slabbench, Debian 12, README.md):\n\n");
 	for (int r = 0; r < 2; r++) {
-		one[r] = all ? xstrdup(all) : cpus_mem(&docs[r], 1);
-		run_options(&o[r], &c->runs[r], docs[r], one[r]);
-		free(one[r]);
+		if (!together)
+			cpus_mem(&docs[r], 1, &one);
+		run_options(&o[r], &c->runs[r], docs[r], together ? &all : &one);
 	}
-	if (!all && k > 2)
+	if (!together && k > 2)
 		sb_addf(b, "  (at the first CPU count: the others' guests had memory of their own)\n");
-	free(all);
 	alike = !strcmp(o[0].s, o[1].s) && strcmp(c->runs[0].variant, c->runs[1].variant);
 	if (alike) {
 		char *both = xasprintf("%s,%s", c->runs[0].variant, c->runs[1].variant);

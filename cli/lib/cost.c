@@ -131,13 +131,9 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
 	return cf->n ? bsearch(&key, cf->w, cf->n, sizeof(*cf->w), by_id) : NULL;
 }
 
-/*
- * "ns_per_op[size=64]" -> "instructions_per_op[size=64]": the stem takes
- * the place of the time's "ns"; a name without one gets the stem in front.
- */
-static char *derived_name(const char *name, const char *stem)
+char *cost_metric_name(const char *name, enum cost_counter k)
 {
-	const char *ns = strstr(name, "ns_per_");
+	const char *ns = strstr(name, "ns_per_"), *stem = cost_counters[k].metric;
 
 	if (ns && (ns == name || ns[-1] == '_'))
 		return xasprintf("%.*s%s%s", (int)(ns - name), name, stem, ns + 2);
@@ -180,7 +176,7 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 			goto fail;
 		}
 		for (int k = 0; k < COST_NR; k++) {
-			char *name = derived_name(m->string, cost_counters[k].metric);
+			char *name = cost_metric_name(m->string, k);
 			cJSON *d = cJSON_AddObjectToObject(added, name);
 
 			free(name);

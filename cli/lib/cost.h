@@ -29,6 +29,14 @@ extern const struct cost_counter_name {
 	const char *unit;
 } cost_counters[COST_NR];
 
+/*
+ * The name of counter @k's metric beside the module's metric @name:
+ * "ns_per_op[size=64]" -> "instructions_per_op[size=64]", the stem in
+ * the place of the time's "ns"; a name without one gets the stem in
+ * front ("instructions_of_NAME"). Free it.
+ */
+char *cost_metric_name(const char *name, enum cost_counter k);
+
 struct cost_window {
 	unsigned long id;
 	unsigned long long c[COST_NR];

@@ -383,24 +383,51 @@ static char *value_text(const struct opt *o)
 	}
 }
 
+/* @o's value as text, "" for a set bool; NULL when it holds none to give. */
+static char *given(const struct opt *o)
+{
+	if (o->type == OPT_T_BOOL)
+		return *(bool *)o->value ? xstrdup("") : NULL;
+	return value_text(o);
+}
+
 cJSON *options_to_json(const struct opt *opts)
 {
 	cJSON *j = cJSON_CreateObject();
 
 	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
-		char *text;
+		char *text = given(o);
 
-		if (o->type == OPT_T_BOOL) {
-			if (*(bool *)o->value)
-				cJSON_AddTrueToObject(j, o->name);
-			continue;
-		}
-		text = value_text(o);
-		if (text)
+		if (text && o->type == OPT_T_BOOL)
+			cJSON_AddTrueToObject(j, o->name);
+		else if (text)
 			cJSON_AddStringToObject(j, o->name, text);
 		free(text);
 	}
 	return j;
+}
+
+char **options_to_argv(const struct opt *opts)
+{
+	char **argv = xcalloc(count(opts) + 1, sizeof(*argv));
+	int n = 0;
+
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
+		char *text = given(o);
+
+		if (text)
+			argv[n++] = o->type == OPT_T_BOOL ? xasprintf("--%s", o->name) :
+							    xasprintf("--%s=%s", o->name, text);
+		free(text);
+	}
+	return argv;
+}
+
+void options_argv_free(char **argv)
+{
+	for (char **a = argv; a && *a; a++)
+		free(*a);
+	free(argv);
 }
 
 int options_from_json(const char *where, struct opt *opts, const cJSON *j)

@@ -104,6 +104,16 @@ struct cJSON;
  */
 struct cJSON *options_to_json(const struct opt *opts);
 /*
+ * The same values as command-line words in the table's order,
+ * "--NAME=VALUE" ("--NAME" for a set bool), for a command that runs
+ * another with its options (watch's bisect) or writes the command that
+ * runs again what a run recorded (report, the mail's reproducer):
+ * options_parse() of them gives the values back. NULL-terminated; free
+ * with options_argv_free().
+ */
+char **options_to_argv(const struct opt *opts);
+void options_argv_free(char **argv);
+/*
  * Sets the table's values from such an object through the same checks
  * as the command line; string values point into @j, which must outlive
  * them. -1 after a message naming @where and the member when one is

@@ -3,7 +3,9 @@
 #include "strbuf.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,4 +54,21 @@ void sb_wrap(struct strbuf *b, int indent, int width, const char *text)
 		text += strspn(text, " ");
 	}
 	sb_addf(b, "\n");
+}
+
+void sb_shell_word(struct strbuf *b, const char *word)
+{
+	bool plain = *word;
+
+	for (const char *p = word; *p && plain; p++)
+		plain = isalnum((unsigned char)*p) || strchr("_-=,./:+@%", *p);
+	if (plain) {
+		sb_addf(b, "%s", word);
+		return;
+	}
+	/* A quote closes the quotes, is escaped, and opens them again. */
+	sb_addf(b, "'");
+	for (const char *p = word; *p; p++)
+		sb_addf(b, *p == '\'' ? "'\\''" : "%c", *p);
+	sb_addf(b, "'");
 }

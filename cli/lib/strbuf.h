@@ -14,6 +14,9 @@ void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(print
 /* Ends a line without trailing blanks, for diffable golden files. */
 void sb_endline(struct strbuf *b);
 
+/* @word as one word of sh: as it is when it needs no quotes, else between single quotes. */
+void sb_shell_word(struct strbuf *b, const char *word);
+
 /*
  * The words of @text (blank-separated) as lines of at most @width
  * columns but for a longer word, continuation lines indented by @indent.

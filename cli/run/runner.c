@@ -14,9 +14,8 @@
 #include "json.h"
 #include "results.h"
 #include "rundoc.h"
-#include "schema.h"
+#include "runsummary.h"
 #include "slurm.h"
-#include "stats.h"
 #include "util.h"
 #include "workload.h"
 
@@ -450,41 +449,6 @@ static void variant_open(struct variant_run *v, const char *variant, const struc
 	v->doc = rundoc_new(&v->rg.stage.vm, &v->rg.g, w, v->build_config);
 }
 
-/*
- * What perf bench prints at the end: each test's headline (its first
- * metric) as the median over boots of each boot's median, the IQR of
- * those boot medians and how many boots, then the file.
- */
-static void print_headlines(const cJSON *doc, const char *path)
-{
-	struct run_id *id = run_ids(NULL, &doc, 1);
-
-	printf("%s, %d boot%s:\n", id->variant, run_nr_boots(doc), run_nr_boots(doc) == 1 ? "" : "s");
-	run_ids_free(id, 1);
-	printf("  %-44s %-22s %10s %9s %5s\n", "test", "metric (unit)", "median", "IQR", "boots");
-	for (int t = 0; t < run_nr_tests(doc); t++) {
-		const cJSON *test = run_test(doc, t);
-		const cJSON *m = cJSON_GetArrayItem(test_metrics(test), 0);
-		char *name, iqr[32] = "-";
-		struct summary s;
-		double *x, within;
-		size_t n;
-
-		if (!m)
-			continue;
-		n = metric_boot_medians(m, &x, &within);
-		summarize(x, n, &s);
-		free(x);
-		if (n > 1)
-			snprintf(iqr, sizeof(iqr), "%.4g", s.q3 - s.q1);
-		name = xasprintf("%s (%s)", m->string, metric_unit(m));
-		printf("  %-44.44s %-22.22s %10.4g %9s %5zu\n", test_spec(test) + 5, name, s.median,
-		       iqr, n);
-		free(name);
-	}
-	printf("%s\n", path);
-}
-
 /* Saves what @v has (NAME.partial.json when a boot failed); 0 when it is complete. */
 static int variant_close(struct variant_run *v, bool quiet, long jobs)
 {
@@ -495,8 +459,12 @@ static int variant_close(struct variant_run *v, bool quiet, long jobs)
 		if (!ret) {
 			cJSON_ReplaceItemInObject(v->doc, "status", cJSON_CreateString("complete"));
 			ret = results_save(v->out, v->doc);
-			if (!ret && !quiet)
-				print_headlines(v->doc, v->out);
+			if (!ret && !quiet) {
+				char *summary = run_summary(v->doc);
+
+				printf("%s%s\n", summary, v->out);
+				free(summary);
+			}
 		} else {
 			char *partial = sibling(v->out, ".partial.json");
 
@@ -761,6 +729,8 @@ int runner_run(const struct runner_opts *opts)
 		error("run: -j is the local engine's; Slurm runs the tasks of its array at once");
 		return 2;
 	}
+	if (slurm && slurm_check("run"))
+		return 2;
 	if (o.jobs > 1 && strcmp(o.vm.accel, "cost"))
 		warning("-j %ld: guests that run at once share the host's caches and memory: "
 			"their times are not comparable with a serial run's (the counts of "

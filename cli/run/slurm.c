@@ -233,13 +233,46 @@ int slurm_outcome_load(const char *dir, struct vm_outcome *o)
 	return 0;
 }
 
-/* "'it''s'" for sh: the path between single quotes, each quote closed and escaped. */
-static void sh_quote(struct strbuf *b, const char *s)
+/* Whether @name is a program execvp() would find on PATH. */
+static bool on_path(const char *name)
 {
-	sb_addf(b, "'");
-	for (; *s; s++)
-		sb_addf(b, *s == '\'' ? "'\\''" : "%c", *s);
-	sb_addf(b, "'");
+	const char *path = getenv("PATH");
+	bool found = false;
+
+	for (const char *p = path ? path : ""; *p && !found; p += *p == ':') {
+		size_t len = strcspn(p, ":");
+		char *file = xasprintf("%.*s/%s", (int)len, p, name);
+
+		found = len && access(file, X_OK) == 0;
+		free(file);
+		p += len;
+	}
+	return found;
+}
+
+int slurm_check(const char *cmd)
+{
+	static const char *const progs[] = { "sbatch", "srun", "scontrol" };
+	char line[256], last[256] = "";
+	FILE *p;
+	int status;
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (!on_path(progs[i]))
+			return error("%s: --engine=slurm: %s is not on PATH (Debian's slurm-client; "
+				     "docs/scale.md)", cmd, progs[i]);
+	/* Its last line says why: "Slurmctld(primary) at HOST is DOWN", or an error. */
+	p = popen("scontrol ping 2>&1", "r");
+	if (!p)
+		return error("%s: --engine=slurm: scontrol ping: %s", cmd, strerror(errno));
+	while (fgets(line, sizeof(line), p))
+		if (line[strspn(line, " \t\n")])
+			snprintf(last, sizeof(last), "%.*s", (int)strcspn(line, "\n"), line);
+	status = pclose(p);
+	if (status != 0)
+		return error("%s: --engine=slurm: no Slurm controller answers 'scontrol ping'%s%s%s",
+			     cmd, *last ? " (" : "", last, *last ? ")" : "");
+	return 0;
 }
 
 int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *dirs, int n)
@@ -264,9 +297,9 @@ int slurm_submit(const struct slurm_opts *s, const char *jobdir, char *const *di
 	b = (struct strbuf){ 0 };
 	/* The nodes run this program from the shared path it has here. */
 	sb_addf(&b, "#!/bin/sh\nexec ");
-	sh_quote(&b, exe);
+	sb_shell_word(&b, exe);
 	sb_addf(&b, " run --task=");
-	sh_quote(&b, list);
+	sb_shell_word(&b, list);
 	sb_addf(&b, "\n");
 	if (write_file_atomic(script, b.s, strlen(b.s)))
 		goto out;

@@ -48,6 +48,12 @@ int slurm_task_run(const char *list);
 /* The outcome a task left in @dir, with its files; -1 when it left none. */
 int slurm_outcome_load(const char *dir, struct vm_outcome *o);
 /*
+ * Whether the Slurm engine can run here: sbatch, srun and scontrol on
+ * PATH, and a controller that answers 'scontrol ping'. Asked before
+ * anything is built or written; -1 after one line naming @cmd.
+ */
+int slurm_check(const char *cmd);
+/*
  * Submits @n task directories as one array from @jobdir (its list, batch
  * script and the tasks' logs, JOBDIR/INDEX.log) and waits for the array
  * to end. Returns sbatch's exit status (not 0 when a task failed), or -1

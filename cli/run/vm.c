@@ -9,6 +9,7 @@
 #include "vm.h"
 #include "cachesim.h"
 #include "frames.h"
+#include "qemu.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -137,6 +138,8 @@ int vm_opts_resolve(const char *cmd, struct vm_opts *v)
 				     "(qemu-system-x86_64 -cpu help lists them)", cmd, v->cpu_model);
 	if (v->cpu_model && !*v->cpu_model)
 		return error("%s: --cpu-model: empty", cmd);
+	if (v->cpu_model && qemu_cpu_model_check(cmd, v->cpu_model))
+		return -1;
 	if (!l->n)
 		*l = (struct opt_longs){ .n = 1, .v = { icount ? 1 : 2 } };
 	for (int i = 0; i < l->n; i++)
@@ -185,29 +188,6 @@ const char *vm_status_name(enum vm_status s)
 	case VM_START_FAILED: return "QEMU failed to start";
 	}
 	return "?";
-}
-
-static const char *qemu_binary(void)
-{
-	const char *env = getenv("SLABBENCH_QEMU");
-
-	return env && *env ? env : "qemu-system-x86_64";
-}
-
-static char *qemu_version(void)
-{
-	char *cmd = xasprintf("%s --version 2>/dev/null", qemu_binary());
-	FILE *p = popen(cmd, "r");
-	char line[256] = "";
-
-	free(cmd);
-	if (p) {
-		if (!fgets(line, sizeof(line), p))
-			line[0] = '\0';
-		pclose(p);
-	}
-	line[strcspn(line, "\n")] = '\0';
-	return xstrdup(line[0] ? line : "unknown");
 }
 
 /* A copy of the line at @line, @len long, without its carriage return. */

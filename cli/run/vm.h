@@ -193,8 +193,9 @@ int vm_cost_geometry_check(const char *opt, const char *geometry);
 /*
  * Checks the options @cmd parsed into @v and fills what was not given:
  * the CPU list (2, 1 under icount and cost, where more is refused).
- * Every CPU count must split evenly over v->numa nodes. Returns -1 with
- * a one-line message on a refusal.
+ * Every CPU count must split evenly over v->numa nodes; a CPU model must
+ * be one the host's QEMU lists. Returns -1 with a one-line message on a
+ * refusal.
  */
 int vm_opts_resolve(const char *cmd, struct vm_opts *v);
 /*

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "options.h"
 #include "runner.h"
+#include "stub.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -26,21 +27,23 @@ struct values {
 	bool flag;
 };
 
+/* The demo command's table: the guest options and one of each other type. */
+#define DEMO_OPTS(v)								\
+	OPT_VM(&(v)->vm, OPT_LONGS_MAX),					\
+	OPT_STRING('o', "output", &(v)->out, "FILE", "where"),			\
+	OPT_INTEGER("n", &(v)->n, "N", 1, 10, "things", "how many"),		\
+	OPT_DOUBLE("alpha", &(v)->alpha, "A", 0, 1, true, "a level"),		\
+	OPT_BOOLEAN(0, "flag", &(v)->flag, "a switch"),				\
+	OPT_END()
+
 /* Parses @args (NULL-terminated) into @v; the message, if any, in *msg. */
 static int parse(struct values *v, char **msg, const char *const *args)
 {
-	char *argv[16] = { "demo" };
+	char *argv[24] = { "demo" };
 	int argc = 1, ret, saved = dup(STDERR_FILENO);
 	FILE *tmp = tmpfile();
 	size_t len;
-	struct opt opts[] = {
-		OPT_VM(&v->vm, OPT_LONGS_MAX),
-		OPT_STRING('o', "output", &v->out, "FILE", "where"),
-		OPT_INTEGER("n", &v->n, "N", 1, 10, "things", "how many"),
-		OPT_DOUBLE("alpha", &v->alpha, "A", 0, 1, true, "a level"),
-		OPT_BOOLEAN(0, "flag", &v->flag, "a switch"),
-		OPT_END(),
-	};
+	struct opt opts[] = { DEMO_OPTS(v) };
 
 	while (args[argc - 1])
 		argv[argc] = (char *)args[argc - 1], argc++;
@@ -198,14 +201,7 @@ static void test_json(void)
 	struct values v, back;
 	char *msg, *text;
 	cJSON *j, *bad;
-	struct opt opts[] = {
-		OPT_VM(&back.vm, OPT_LONGS_MAX),
-		OPT_STRING('o', "output", &back.out, "FILE", "where"),
-		OPT_INTEGER("n", &back.n, "N", 1, 10, "things", "how many"),
-		OPT_DOUBLE("alpha", &back.alpha, "A", 0, 1, true, "a level"),
-		OPT_BOOLEAN(0, "flag", &back.flag, "a switch"),
-		OPT_END(),
-	};
+	struct opt opts[] = { DEMO_OPTS(&back) };
 
 	parse(&v, &msg, args);
 	free(msg);
@@ -233,6 +229,68 @@ static void test_json(void)
 	bad = cJSON_Parse("{\"mem\": 512}");
 	CHECK(options_from_json("demo", opts, bad) == -1, "a value not in the option's text is refused");
 	cJSON_Delete(bad);
+}
+
+/*
+ * Every option comes back from the words options_to_argv() writes: parse,
+ * words, parse again gives the same values. Every option of the table
+ * must be among them, so that one added to the table is in every command
+ * line rebuilt from it (watch's bisect, the report's reproducer): give
+ * it below.
+ */
+static void test_argv(void)
+{
+	static const char *const all[] = {
+		"--accel=tcg", "--cpus=2,8", "--numa=2", "--possible-cpus=16", "--mem=768",
+		"--cmdline=slub_debug=FZPU nokaslr", "--timeout=900", "--cpu-model=Haswell-v4",
+		"--caches=llc=1M/16/64", "-o", "x.json", "--n=7", "--alpha=0.3", "--flag", NULL,
+	};
+	static const char *const none[] = { NULL };
+	struct values v, back;
+	char *msg, **words;
+	struct opt opts[] = { DEMO_OPTS(&v) }, again[] = { DEMO_OPTS(&back) };
+	cJSON *a, *b;
+	bool every = true, mem = false;
+
+	CHECK(parse(&v, &msg, all) == (int)(sizeof(all) / sizeof(all[0])),
+	      "every option given: %s", msg);
+	free(msg);
+	words = options_to_argv(opts);
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++) {
+		char *eq = xasprintf("--%s=", o->name), *bare = xasprintf("--%s", o->name);
+		bool found = false;
+
+		for (char **w = words; *w && !found; w++)
+			found = !strncmp(*w, eq, strlen(eq)) || !strcmp(*w, bare);
+		if (!found)
+			printf("# --%s: not among the words\n", o->name);
+		every &= found;
+		free(eq);
+		free(bare);
+	}
+	CHECK(every, "every option of the table is among the words");
+	CHECK(parse(&back, &msg, (const char *const *)words) > 0, "the words parse: %s", msg);
+	free(msg);
+	a = options_to_json(opts);
+	b = options_to_json(again);
+	CHECK(cJSON_Compare(a, b, true), "parse, words, parse: the same values");
+	CHECK(back.vm.cpus_list.n == 2 && back.vm.cpus_list.v[1] == 8 && back.vm.numa == 2 &&
+	      back.vm.possible == 16 && back.vm.mem == 768 && back.vm.timeout == 900 &&
+	      !strcmp(back.vm.cmdline, "slub_debug=FZPU nokaslr") &&
+	      !strcmp(back.vm.cpu_model, "Haswell-v4") &&
+	      !strcmp(back.vm.cost_geometry, "llc=1M/16/64") && !strcmp(back.vm.accel, "tcg") &&
+	      back.n == 7 && back.alpha == 0.3 && back.flag && !strcmp(back.out, "x.json"),
+	      "... each guest option and each type, a blank in a value kept");
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	options_argv_free(words);
+	parse(&v, &msg, none);
+	free(msg);
+	words = options_to_argv(opts);
+	for (char **w = words; *w; w++)
+		mem |= !strncmp(*w, "--mem", 5) || !strncmp(*w, "--flag", 6);
+	CHECK(!mem, "a value not given (0, false) is no word");
+	options_argv_free(words);
 }
 
 /* What vm_opts_resolve() says, as the user sees it. */
@@ -265,6 +323,8 @@ static void test_refusals(void)
 	static const char *const icount[] = { "--cpus=1,2", "--accel=icount", NULL };
 	static const char *const below[] = { "--cpus=2,8", "--possible-cpus=4", NULL };
 	static const char *const numa[] = { "--possible-cpus=8", "--numa=2", NULL };
+	static const char *const unknown[] = { "--cpu-model=NoSuchCPU", "--accel=tcg", NULL };
+	char *want;
 
 	REFUSED("demo: --cpus=65: expected 1 to 64, or a comma-separated list of up to 16 such",
 		"--cpus=65");
@@ -291,6 +351,10 @@ static void test_refusals(void)
 		     "the online ones)\n", below);
 	resolve_says("slabbench: run: --possible-cpus with --numa=2: the hot-pluggable CPUs would "
 		     "need nodes of their own; use one node\n", numa);
+	want = xasprintf("slabbench: run: --cpu-model=NoSuchCPU: QEMU knows no such CPU model "
+			 "('%s -cpu help' lists them)\n", getenv("SLABBENCH_QEMU"));
+	resolve_says(want, unknown);
+	free(want);
 	REFUSED("demo: --possible-cpus=65: expected 1 to 64", "--possible-cpus=65");
 	REFUSED("demo: --mem=64: expected 128 to 65536 (MB)", "--mem=64");
 	REFUSED("demo: --n=11: expected 1 to 10 (things)", "--n=11");
@@ -366,11 +430,25 @@ static void test_usage(void)
 
 int main(void)
 {
+	/* QEMU as vm_opts_resolve() asks it for its CPU models. */
+	char dir[] = "/tmp/test_options.XXXXXX", *qemu = NULL;
+
+	if (mkdtemp(dir))
+		qemu = stub_program(dir, "qemu",
+			    "echo 'x86 Skylake-Server-v4  Intel Xeon Processor (Skylake)'\n"
+			    "echo 'x86 EPYC               AMD EPYC Processor'\n");
+	CHECK(qemu, "a QEMU that lists two CPU models");
+	setenv("SLABBENCH_QEMU", qemu ? qemu : "", 1);
 	test_values();
 	test_cpu_lists();
 	test_json();
+	test_argv();
 	test_refusals();
 	test_arguments();
 	test_usage();
+	if (qemu)
+		unlink(qemu);
+	rmdir(dir);
+	free(qemu);
 	return check_done();
 }

@@ -522,7 +522,8 @@ static void test_possible_cpus(void)
 	CHECK(says(text, "From the slab census at 'after' with 2 CPUs (8 possible) ("),
 	      "possible CPUs: the census sentence names them");
 	CHECK(says(text, "base guest 2 vCPUs (8 possible), 512 MB") &&
-	      says(text, "--cpus=2 --mem=512 --possible-cpus=8 --boots=1 -j 2 --cpu-model=Haswell-v4"),
+	      says(text, "--cpus=2 --possible-cpus=8 --mem=512 \\ --cpu-model=Haswell-v4 "
+			 "--boots=1 --jobs=2 -o out"),
 	      "possible CPUs, guests at once and the CPU model: in the setup and in the command "
 	      "that reproduces the run");
 	free(text);

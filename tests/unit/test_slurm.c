@@ -2,11 +2,14 @@
 /*
  * --engine=slurm's task files: a task is done only with an outcome of a
  * guest that ran its whole plan and of the same key (what a resubmission
- * may reuse), and an outcome loads back as vm_boot() gave it.
+ * may reuse), and an outcome loads back as vm_boot() gave it. The engine
+ * is refused before anything runs where Slurm's commands or its
+ * controller are missing (here stand-ins on a PATH of the test's own).
  */
 #define _GNU_SOURCE
 #include "check.h"
 #include "slurm.h"
+#include "stub.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>
@@ -20,6 +23,68 @@ static void put(const char *dir, const char *name, const char *text)
 
 	write_file_atomic(path, text, strlen(text));
 	free(path);
+}
+
+static int check(const void *unused)
+{
+	(void)unused;
+	return slurm_check("run");
+}
+
+/* What slurm_check() says with @dir as the whole PATH; its return in *ret. */
+static char *check_with_path(const char *dir, int *ret)
+{
+	char *saved = xstrdup(getenv("PATH") ? getenv("PATH") : ""), *got;
+
+	setenv("PATH", dir, 1);
+	got = stderr_of(check, NULL, ret);
+	setenv("PATH", saved, 1);
+	free(saved);
+	return got;
+}
+
+static void test_check(void)
+{
+	char tmpl[] = "/tmp/test_slurm.XXXXXX", *dir = mkdtemp(tmpl), *got, *p[4] = { 0 };
+	int ret;
+
+	if (!dir) {
+		CHECK(0, "a temporary directory");
+		return;
+	}
+	got = check_with_path(dir, &ret);
+	CHECK(ret == -1, "no sbatch on PATH: refused");
+	CHECK_STR(got, "slabbench: run: --engine=slurm: sbatch is not on PATH (Debian's "
+		  "slurm-client; docs/scale.md)\n", "... in one line naming the program");
+	free(got);
+	p[0] = stub_program(dir, "sbatch", "exit 0\n");
+	got = check_with_path(dir, &ret);
+	CHECK(ret == -1 && strstr(got, ": srun is not on PATH") && !strchr(got, '\n')[1],
+	      "sbatch without srun: refused, naming srun");
+	free(got);
+	p[1] = stub_program(dir, "srun", "exit 0\n");
+	p[2] = stub_program(dir, "scontrol",
+			    "[ \"$*\" = ping ] || exit 9\n"
+			    "echo 'scontrol: error: slurm_ping: Unable to contact slurm controller' >&2\n"
+			    "echo 'Slurmctld(primary) at ctl is DOWN'\nexit 1\n");
+	got = check_with_path(dir, &ret);
+	CHECK(ret == -1, "a controller that does not answer: refused");
+	CHECK_STR(got, "slabbench: run: --engine=slurm: no Slurm controller answers 'scontrol "
+		  "ping' (Slurmctld(primary) at ctl is DOWN)\n",
+		  "... in one line with what scontrol said last");
+	free(got);
+	free(p[2]);
+	p[2] = stub_program(dir, "scontrol", "[ \"$*\" = ping ] || exit 9\n"
+			    "echo 'Slurmctld(primary) at ctl is UP'\n");
+	got = check_with_path(dir, &ret);
+	CHECK(ret == 0 && !*got, "sbatch, srun and a controller that answers: accepted, silently");
+	free(got);
+	for (int i = 0; i < 3; i++) {
+		if (p[i])
+			unlink(p[i]);
+		free(p[i]);
+	}
+	rmdir(dir);
 }
 
 int main(void)
@@ -100,5 +165,6 @@ int main(void)
 		free(path);
 	}
 	rmdir(dir);
+	test_check();
 	return check_done();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of util: atomic writes, number parsing, console problem lines. */
+/* Unit tests of util: atomic writes, number parsing, console problem lines, shell words. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "strbuf.h"
 #include "util.h"
 #include "vm.h"
 
@@ -80,10 +81,38 @@ static void test_console_scan(void)
 	CHECK(!p && !s, "a clean boot has no problem");
 }
 
+/* A word as sh reads it back: as it is, or quoted; a quote in it too. */
+static void test_shell_word(void)
+{
+	static const char *const cases[][2] = {
+		{ "--cpus=2,8", "--cpus=2,8" },
+		{ "--caches=llc=1M/16/64", "--caches=llc=1M/16/64" },
+		{ "--cmdline=slub_debug=FZPU nokaslr", "'--cmdline=slub_debug=FZPU nokaslr'" },
+		{ "it's", "'it'\\''s'" },
+		{ "$HOME", "'$HOME'" },
+		{ "", "''" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf b = { 0 };
+		char *cmd, *out = NULL;
+
+		sb_shell_word(&b, cases[i][0]);
+		CHECK_STR(b.s, cases[i][1], "'%s' as a shell word", cases[i][0]);
+		cmd = xasprintf("printf %%s %s", b.s);
+		CHECK(!run_capture((char *[]){ "sh", "-c", cmd, NULL }, &out, NULL) &&
+		      !strcmp(out, cases[i][0]), "... which sh reads back as '%s'", cases[i][0]);
+		free(out);
+		free(cmd);
+		free(b.s);
+	}
+}
+
 int main(void)
 {
 	test_atomic_write();
 	test_parse_long();
 	test_console_scan();
+	test_shell_word();
 	return check_done();
 }

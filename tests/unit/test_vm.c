@@ -6,6 +6,8 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "qemu.h"
+#include "stub.h"
 #include "strbuf.h"
 #include "util.h"
 #include "vm.h"
@@ -157,26 +159,6 @@ static void test_cost(void)
 		CHECK(vm_cost_geometry_check("g", bad[i]) == -1, "geometry '%s' refused", bad[i]);
 }
 
-/* What @fn says on stderr, with its return value in *@ret. */
-static char *stderr_of(int (*fn)(const void *), const void *arg, int *ret)
-{
-	int saved = dup(STDERR_FILENO);
-	FILE *tmp = tmpfile();
-	char *got = xcalloc(1, 4096);
-
-	fflush(stderr);
-	dup2(fileno(tmp), STDERR_FILENO);
-	*ret = fn(arg);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(tmp);
-	if (!fread(got, 1, 4095, tmp))
-		got[0] = '\0';
-	fclose(tmp);
-	return got;
-}
-
 static int check_caches(const void *geometry)
 {
 	return vm_cost_geometry_check("run: --caches", geometry);
@@ -213,7 +195,7 @@ static int boot(const void *c)
  */
 static void test_start_failed(void)
 {
-	char dir[] = "/tmp/test_vm.XXXXXX", *qemu, *got, *script;
+	char dir[] = "/tmp/test_vm.XXXXXX", *qemu, *got;
 	struct vm_config c = { .label = "slab", .kernel = "k", .initrd = "i", .dir = dir,
 			       .accel = "tcg", .cpus = 1, .mem_mb = 512, .timeout_s = 30 };
 	int ret;
@@ -222,15 +204,13 @@ static void test_start_failed(void)
 		CHECK(0, "a temporary directory");
 		return;
 	}
-	qemu = xasprintf("%s/qemu", dir);
-	script = xasprintf("#!/bin/sh\n"
-			   "echo \"slabbench-cost: bad plugin argument 'l1d=32K/3/64': the size "
-			   "must be a multiple of ways * line size\" >&2\n"
-			   "echo \"qemu: -plugin x.so: Could not load plugin x.so\" >&2\n"
-			   "exit 1\n");
-	CHECK(!write_file_atomic(qemu, script, strlen(script)) && !chmod(qemu, 0755),
-	      "a QEMU that fails to load its plugin");
-	setenv("SLABBENCH_QEMU", qemu, 1);
+	qemu = stub_program(dir, "qemu",
+			    "echo \"slabbench-cost: bad plugin argument 'l1d=32K/3/64': the size "
+			    "must be a multiple of ways * line size\" >&2\n"
+			    "echo \"qemu: -plugin x.so: Could not load plugin x.so\" >&2\n"
+			    "exit 1\n");
+	CHECK(qemu, "a QEMU that fails to load its plugin");
+	setenv("SLABBENCH_QEMU", qemu ? qemu : "", 1);
 	got = stderr_of(boot, &c, &ret);
 	unsetenv("SLABBENCH_QEMU");
 	CHECK(ret == -1, "QEMU exited 1 before the guest ran: vm_boot fails");
@@ -240,7 +220,6 @@ static void test_start_failed(void)
 			  "plugin x.so\n") && !strchr(got, '\n')[1],
 	      "... in one line with QEMU's own words and where they are");
 	free(got);
-	free(script);
 	free(qemu);
 	got = xasprintf("rm -rf %s", dir);
 	CHECK(!system(got), "cleaned up");
@@ -273,6 +252,67 @@ static void test_cpu_model(void)
 	CHECK_STR(vm_cpu_model(NULL, "kvm"), "host", "KVM: -cpu host");
 }
 
+static int check_model(const void *model)
+{
+	return qemu_cpu_model_check("run", model);
+}
+
+/*
+ * --cpu-model is checked against what QEMU lists (here a stand-in with
+ * QEMU 7.2's layout), once, before any boot: a model QEMU does not know
+ * is refused in one line of ours, not in QEMU's words after a boot.
+ */
+static void test_cpu_model_listed(void)
+{
+	static const char *const unknown[] = { "NoSuchCPU", "x86", "CPUs:", "avx2", "skylake-server-v4" };
+	char dir[] = "/tmp/test_vm.XXXXXX", *qemu, *got, *rm;
+	int ret;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "a temporary directory");
+		return;
+	}
+	qemu = stub_program(dir, "qemu",
+			    "[ \"$*\" = \"-cpu help\" ] || exit 1\n"
+			    "echo 'Available CPUs:'\n"
+			    "echo 'x86 Skylake-Server-v4     Intel Xeon Processor (Skylake, IBRS, no TSX)'\n"
+			    "echo 'x86 max                   Enables all features supported by the accelerator'\n"
+			    "echo\necho 'Recognized CPUID flags:'\necho '  avx avx2 NoSuchCPU'\n");
+	CHECK(qemu, "a QEMU that lists two CPU models");
+	setenv("SLABBENCH_QEMU", qemu ? qemu : "", 1);
+	got = stderr_of(check_model, "Skylake-Server-v4", &ret);
+	CHECK(ret == 0 && !*got, "a model QEMU lists is accepted, silently");
+	free(got);
+	got = stderr_of(check_model, "max", &ret);
+	CHECK(ret == 0, "so is max");
+	free(got);
+	got = stderr_of(check_model, "NoSuchCPU", &ret);
+	CHECK(ret == -1, "a model QEMU does not list is refused");
+	rm = xasprintf("slabbench: run: --cpu-model=NoSuchCPU: QEMU knows no such CPU model ('%s "
+		       "-cpu help' lists them)\n", qemu ? qemu : "");
+	CHECK_STR(got, rm, "... in one line naming the option, the model and where the list is");
+	free(rm);
+	free(got);
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		got = stderr_of(check_model, unknown[i], &ret);
+		CHECK(ret == -1, "'%s' (a heading, a flag, the architecture, a model in other case): "
+		      "no model", unknown[i]);
+		free(got);
+	}
+	setenv("SLABBENCH_QEMU", "/nonexistent/qemu", 1);
+	got = stderr_of(check_model, "Skylake-Server-v4", &ret);
+	CHECK(ret == -1 && !strcmp(got, "slabbench: run: --cpu-model=Skylake-Server-v4: "
+				   "'/nonexistent/qemu -cpu help' listed no CPU models to check it "
+				   "against\n"),
+	      "no QEMU to ask: refused, saying so in one line");
+	unsetenv("SLABBENCH_QEMU");
+	free(got);
+	free(qemu);
+	rm = xasprintf("rm -rf %s", dir);
+	CHECK(!system(rm), "cleaned up");
+	free(rm);
+}
+
 int main(void)
 {
 	test_numa();
@@ -283,5 +323,6 @@ int main(void)
 	test_cost();
 	test_cost_geometry_why();
 	test_start_failed();
+	test_cpu_model_listed();
 	return check_done();
 }
