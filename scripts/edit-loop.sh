@@ -48,13 +48,15 @@ note "building the series before the edit (not timed)"
 "$SB" kernel build edit-loop >/dev/null
 
 series "cpu_relax(); /* slabbench edit loop: after the edit */"
-ccache -z >/dev/null
+# This build's own ccache counts, not the machine's: other builds may run.
+export CCACHE_STATSLOG=$TMP/ccache.log
 start=$(date +%s.%N)
 "$SB" kernel build edit-loop >"$TMP/edit.kv"
 built=$(date +%s.%N)
-stats=$(ccache --print-stats)
-hits=$(awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { n += $2 } END { print n + 0 }' <<<"$stats")
-misses=$(awk -F'\t' '$1 == "cache_miss" { print $2 }' <<<"$stats")
+stats=$(ccache --show-log-stats 2>/dev/null || true)
+unset CCACHE_STATSLOG
+hits=$(awk '$1 == "Hits:" { print $2; exit }' <<<"$stats")
+misses=$(awk '$1 == "Misses:" { print $2; exit }' <<<"$stats")
 "$SB" run --alloc=slub,edit-loop --accel=cost --workload=quick --boots=3 -o "$TMP/r" \
 	>"$TMP/run.out" 2>"$TMP/run.err" || { cat "$TMP/run.err" >&2; exit 1; }
 "$SB" compare "$TMP"/r/slub-quick-*[0-9].json "$TMP"/r/edit-loop-quick-*[0-9].json \
@@ -64,7 +66,7 @@ done_at=$(date +%s.%N)
 echo "edit to verdict (6.1 small kernel, one line of a series to mm/slub.c changed):"
 printf '  cold build of the slub kernel:  %s s (recorded when it was built)\n' "$cold"
 printf '  rebuild after the edit:         %.0f s (ccache: %s hits, %s misses)\n' \
-	"$(echo "$built - $start" | bc)" "$hits" "$misses"
+	"$(echo "$built - $start" | bc)" "${hits:-0}" "${misses:-0}"
 printf '  run --accel=cost, 3 boots a side, and compare: %.0f s\n' "$(echo "$done_at - $built" | bc)"
 printf '  edit to verdict:                %.0f s\n' "$(echo "$done_at - $start" | bc)"
 echo "  the verdict's instruction rows:"
