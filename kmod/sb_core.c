@@ -46,6 +46,17 @@ u64 sb_irq_count(void)
 	return n;
 }
 
+/*
+ * Times the benchmark's task has been switched out. The cost model leaves
+ * interrupt handlers out of a window, not another task: whatever runs
+ * while this one is switched out (after a preemption, or a schedule()
+ * in might_resched() on a voluntary-preemption kernel) would count.
+ */
+u64 sb_switch_count(void)
+{
+	return current->nvcsw + current->nivcsw;
+}
+
 void sb_shuffle(u32 *a, u32 n, u64 seed)
 {
 	struct rnd_state rnd;
@@ -258,7 +269,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	void *block;
 
 	/* One block, the arrays of 8-byte members first: all are aligned. */
-	block = kvzalloc(nr_metrics * n * sizeof(*s->val) + n * sizeof(*s->irqs) +
+	block = kvzalloc(nr_metrics * n * sizeof(*s->val) +
+			 n * (sizeof(*s->irqs) + sizeof(*s->switches)) +
 			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
 			 n * (sizeof(*s->windows) + sizeof(*s->order)),
 			 GFP_KERNEL);
@@ -267,7 +279,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	*s = (struct sb_samples){ nr_metrics, nr_points, repeats, flags };
 	s->val = block;
 	s->irqs = (u64 *)(s->val + nr_metrics * n);
-	s->loop = (struct sb_timer *)(s->irqs + n);
+	s->switches = s->irqs + n;
+	s->loop = (struct sb_timer *)(s->switches + n);
 	s->ops = (u64 *)(s->loop + nr_points);
 	s->windows = (u32 *)(s->ops + nr_points);
 	s->order = s->windows + n;
@@ -294,6 +307,7 @@ void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
 		sb_per_op_milli(t->cycles, loop->cycles, ops);
 	s->windows[at] = t->window;
 	s->irqs[at] = t->irqs;
+	s->switches[at] = t->switches;
 }
 
 const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat)
