@@ -75,6 +75,9 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 			fmt_sig(lo, sizeof(lo), x->ci_lo, 3, true, "");
 			fmt_sig(hi, sizeof(hi), x->ci_hi, 3, true, "");
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+		} else if (x->has_ci && kind_shows_difference(row->kind) &&
+			   (row->rejected || x->rejected)) {
+			snprintf(ci, sizeof(ci), "exact, %d rej.", row->rejected + x->rejected);
 		} else if (x->has_ci && kind_shows_difference(row->kind)) {
 			snprintf(ci, sizeof(ci), "exact");
 		} else if (x->has_ci) {
@@ -90,6 +93,8 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 			strcpy(mark, x->worse ? "*worse" : "*better");
 		else if (x->inside_floor)
 			strcpy(mark, "floor");
+	} else if (x->absent) {
+		strcpy(mark, "absent");
 	}
 	sb_addf(b, " %9s %9s %15s %6s %6s %s", mean, change, ci, floor, detect, mark);
 }
@@ -162,6 +167,17 @@ static void text_power(struct strbuf *b, const struct comparison *c, int r)
 	free(line);
 }
 
+/* Whether a window of the cost model was rejected in any run. */
+static bool rejections(const struct comparison *c)
+{
+	for (int i = 0; i < c->nr_rows; i++)
+		for (int r = 1; r < c->nr_runs; r++)
+			if (c->rows[i].rejected || c->rows[i].cells[r - 1].rejected ||
+			    c->rows[i].cells[r - 1].absent)
+				return true;
+	return false;
+}
+
 char *compare_text(const struct comparison *c)
 {
 	struct strbuf b = { 0 };
@@ -200,6 +216,10 @@ char *compare_text(const struct comparison *c)
 		    "p < %s and beyond the floor, in the metric's good or bad direction; floor:\n"
 		    "p < %s but inside it\n",
 		a, a, a);
+	if (rejections(c))
+		sb_addf(&b, "exact, N rej.: exact counts of the cost model's windows kept, N windows\n"
+			    "(both runs) rejected because a context switch entered them; absent:\n"
+			    "every window rejected (the warnings say why)\n");
 	if (c->floor_note)
 		sb_wrap(&b, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {
@@ -265,9 +285,14 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 	bool diff = kind_shows_difference(row->kind);
 	cJSON *o;
 
-	if (!x->present)
+	if (!x->present && !x->absent)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
+	if (!x->present) {
+		cJSON_AddStringToObject(o, "run", label);
+		cJSON_AddStringToObject(o, "absent", x->absent);
+		return o;
+	}
 	cJSON_AddStringToObject(o, "run", label);
 	add_number(o, "value", x->value);
 	add_summary(o, &x->s, x->within);
@@ -294,6 +319,7 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 	add_number(o, "floor_pct", x->floor);
 	add_number(o, "detectable_pct", x->detectable);
 	cJSON_AddNumberToObject(o, "unresolved_samples", x->unresolved);
+	cJSON_AddNumberToObject(o, "rejected_windows", x->rejected);
 	cJSON_AddBoolToObject(o, "beyond_floor", x->beyond_floor);
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 	cJSON_AddBoolToObject(o, "regression", x->significant && x->worse);
@@ -329,6 +355,10 @@ cJSON *compare_json(const struct comparison *c)
 				"degrees of freedom");
 	cJSON_AddStringToObject(doc, "change_ci", "exact and model kinds: 1 - alpha interval of "
 				"the difference, Welch");
+	cJSON_AddStringToObject(doc, "rejected_windows", "the cost model's windows left out of "
+				"a count's samples because a context switch entered them (or its "
+				"twin loop's window); a run whose every window was rejected has the "
+				"count absent, with why");
 	if (c->floor_note)
 		cJSON_AddStringToObject(doc, "floor", c->floor_note);
 	else
@@ -395,6 +425,7 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(base, "run", c->runs[0].label);
 		add_number(base, "value", row->base_value);
 		add_summary(base, &row->base, row->base_within);
+		cJSON_AddNumberToObject(base, "rejected_windows", row->rejected);
 		cells = cJSON_AddArrayToObject(m, "runs");
 		for (int r = 1; r < c->nr_runs; r++)
 			cJSON_AddItemToArray(cells, json_cell(row, &row->cells[r - 1], c->runs[r].label));
