@@ -35,6 +35,17 @@ u64 sb_irq_count(void)
 #ifdef CONFIG_X86
 	const irq_cpustat_t *st = &per_cpu(irq_stat, cpu);
 
+#ifdef SB_IRQ_COUNTS
+#ifdef CONFIG_X86_LOCAL_APIC
+	n += READ_ONCE(st->counts[IRQ_COUNT_APIC_TIMER]) +
+	     READ_ONCE(st->counts[IRQ_COUNT_IRQ_WORK]);
+#endif
+#ifdef CONFIG_SMP
+	n += READ_ONCE(st->counts[IRQ_COUNT_RESCHEDULE]) +
+	     READ_ONCE(st->counts[IRQ_COUNT_CALL_FUNCTION]);
+#endif
+	n += READ_ONCE(st->counts[IRQ_COUNT_TLB]);
+#else
 #ifdef CONFIG_X86_LOCAL_APIC
 	n += READ_ONCE(st->apic_timer_irqs);
 #endif
@@ -42,6 +53,7 @@ u64 sb_irq_count(void)
 	n += READ_ONCE(st->irq_resched_count) + READ_ONCE(st->irq_call_count);
 #endif
 	n += READ_ONCE(st->irq_tlb_count) + READ_ONCE(st->apic_irq_work_irqs);
+#endif
 #endif
 	return n;
 }

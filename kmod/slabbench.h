@@ -154,6 +154,11 @@ struct sb_bench {
 	int (*run)(struct sb_ctx *ctx);
 	/* Parameters of its run in the self-test: small, quick, complete. */
 	const char *selftest;
+	/*
+	 * Why this kernel cannot run it (run is NULL), or NULL: the
+	 * catalogue publishes it, specs and the self-test are refused it.
+	 */
+	const char *absent;
 };
 
 /*
@@ -218,6 +223,7 @@ extern const struct sb_bench sb_bench_overhead;
 extern const struct sb_bench sb_bench_caches;
 extern const struct sb_bench sb_bench_merge;
 extern const struct sb_bench sb_bench_calib;
+extern const struct sb_bench sb_bench_nolock;
 
 const struct sb_bench *sb_find_bench(const char *name, size_t len);
 /* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
