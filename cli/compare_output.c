@@ -75,15 +75,19 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 			fmt_sig(lo, sizeof(lo), x->ci_lo, 3, true, "");
 			fmt_sig(hi, sizeof(hi), x->ci_hi, 3, true, "");
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
-		} else if (x->has_ci && kind_shows_difference(row->kind) &&
-			   (row->rejected || x->rejected)) {
-			snprintf(ci, sizeof(ci), "exact, %d rej.", row->rejected + x->rejected);
 		} else if (x->has_ci && kind_shows_difference(row->kind)) {
 			snprintf(ci, sizeof(ci), "exact");
 		} else if (x->has_ci) {
 			fmt_compact(lo, sizeof(lo), x->ci_lo, 1, true, "");
 			fmt_compact(hi, sizeof(hi), x->ci_hi, 1, true, "%");
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+		}
+		/* Counts of the windows kept: say how many were rejected. */
+		if (row->rejected || x->rejected) {
+			size_t n = strlen(ci);
+
+			snprintf(ci + n, sizeof(ci) - n, "%s%d rej.", n ? ", " : "",
+				 row->rejected + x->rejected);
 		}
 		if (!isnan(x->floor))
 			fmt_compact(floor, sizeof(floor), x->floor, 1, false, "%");
@@ -217,9 +221,9 @@ char *compare_text(const struct comparison *c)
 		    "p < %s but inside it\n",
 		a, a, a);
 	if (rejections(c))
-		sb_addf(&b, "exact, N rej.: exact counts of the cost model's windows kept, N windows\n"
-			    "(both runs) rejected because a context switch entered them; absent:\n"
-			    "every window rejected (the warnings say why)\n");
+		sb_addf(&b, "N rej.: counts of the cost model's windows kept (exact, where so\n"
+			    "marked), N windows of both runs rejected because a context switch\n"
+			    "entered them; absent: every window rejected (the warnings say why)\n");
 	if (c->floor_note)
 		sb_wrap(&b, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {

@@ -143,8 +143,8 @@ static void rejected_counts(struct strbuf *b, const struct comparison *c)
 		return;
 	v = xasprintf("windows of the cost model that a context switch entered (the plugin "
 		      "would have counted whatever ran while the benchmark's task was "
-		      "switched out), in %d count%s below: each says how many; the windows "
-		      "kept are exact counts.%s", some + absent, some + absent == 1 ? "" : "s",
+		      "switched out), in %d count%s: the windows kept are exact counts; "
+		      "slabbench compare says how many were rejected of each.%s", some + absent, some + absent == 1 ? "" : "s",
 		      absent ? " Where every window was rejected, the count is absent (see the "
 		      "warnings), not 0." : "");
 	field(b, "rejected", v);
