@@ -130,7 +130,7 @@ static bool reaper_held(const struct comparison *c)
  */
 static void rejected_counts(struct strbuf *b, const struct comparison *c)
 {
-	int some = 0, absent = 0;
+	int some = 0, absent = 0, n;
 	char *v;
 
 	for (int i = 0; i < c->nr_rows; i++) {
@@ -139,14 +139,15 @@ static void rejected_counts(struct strbuf *b, const struct comparison *c)
 		some += row->rejected || row->cells[0].rejected;
 		absent += row->cells[0].absent != NULL;
 	}
-	if (!some && !absent)
+	n = some + absent;
+	if (!n)
 		return;
 	v = xasprintf("windows of the cost model that a context switch entered (the plugin "
 		      "would have counted whatever ran while the benchmark's task was "
 		      "switched out), in %d count%s: the windows kept are exact counts; "
-		      "slabbench compare says how many were rejected of each.%s", some + absent, some + absent == 1 ? "" : "s",
-		      absent ? " Where every window was rejected, the count is absent (see the "
-		      "warnings), not 0." : "");
+		      "slabbench compare says how many were rejected of each.%s", n,
+		      n == 1 ? "" : "s", absent ? " Where every window was rejected, the count "
+		      "is absent (see the warnings), not 0." : "");
 	field(b, "rejected", v);
 	free(v);
 }

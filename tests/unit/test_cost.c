@@ -528,7 +528,8 @@ static void test_compare_rejected(void)
 		warned |= strstr(c.warnings[i], "absent, not compared: loads_per_op") != NULL;
 	CHECK(warned, "a warning names the absent count and why");
 	text = compare_text(&c);
-	CHECK(strstr(text, "exact, 3 rej.") && strstr(text, "N rej.: counts of the cost model's windows kept") &&
+	CHECK(strstr(text, "exact, 3 rej.") &&
+	      strstr(text, "N rej.: counts of the cost model's windows kept") &&
 	      strstr(text, "absent"), "the table: exact, 3 rejected; absent; the legend");
 	free(text);
 	j = compare_json(&c);
