@@ -19,6 +19,7 @@ const struct sb_bench * const sb_benches[] = {
 	&sb_bench_caches,
 	&sb_bench_merge,
 	&sb_bench_calib,
+	&sb_bench_nolock,
 };
 
 const unsigned int sb_nr_benches = ARRAY_SIZE(sb_benches);

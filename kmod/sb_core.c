@@ -35,6 +35,17 @@ u64 sb_irq_count(void)
 #ifdef CONFIG_X86
 	const irq_cpustat_t *st = &per_cpu(irq_stat, cpu);
 
+#ifdef SB_IRQ_COUNTS
+#ifdef CONFIG_X86_LOCAL_APIC
+	n += READ_ONCE(st->counts[IRQ_COUNT_APIC_TIMER]) +
+	     READ_ONCE(st->counts[IRQ_COUNT_IRQ_WORK]);
+#endif
+#ifdef CONFIG_SMP
+	n += READ_ONCE(st->counts[IRQ_COUNT_RESCHEDULE]) +
+	     READ_ONCE(st->counts[IRQ_COUNT_CALL_FUNCTION]);
+#endif
+	n += READ_ONCE(st->counts[IRQ_COUNT_TLB]);
+#else
 #ifdef CONFIG_X86_LOCAL_APIC
 	n += READ_ONCE(st->apic_timer_irqs);
 #endif
@@ -43,7 +54,19 @@ u64 sb_irq_count(void)
 #endif
 	n += READ_ONCE(st->irq_tlb_count) + READ_ONCE(st->apic_irq_work_irqs);
 #endif
+#endif
 	return n;
+}
+
+/*
+ * Times the benchmark's task has been switched out. The cost model leaves
+ * interrupt handlers out of a window, not another task: whatever runs
+ * while this one is switched out (after a preemption, or a schedule()
+ * in might_resched() on a voluntary-preemption kernel) would count.
+ */
+u64 sb_switch_count(void)
+{
+	return current->nvcsw + current->nivcsw;
 }
 
 void sb_shuffle(u32 *a, u32 n, u64 seed)
@@ -258,7 +281,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	void *block;
 
 	/* One block, the arrays of 8-byte members first: all are aligned. */
-	block = kvzalloc(nr_metrics * n * sizeof(*s->val) + n * sizeof(*s->irqs) +
+	block = kvzalloc(nr_metrics * n * sizeof(*s->val) +
+			 n * (sizeof(*s->irqs) + sizeof(*s->switches)) +
 			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
 			 n * (sizeof(*s->windows) + sizeof(*s->order)),
 			 GFP_KERNEL);
@@ -267,7 +291,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	*s = (struct sb_samples){ nr_metrics, nr_points, repeats, flags };
 	s->val = block;
 	s->irqs = (u64 *)(s->val + nr_metrics * n);
-	s->loop = (struct sb_timer *)(s->irqs + n);
+	s->switches = s->irqs + n;
+	s->loop = (struct sb_timer *)(s->switches + n);
 	s->ops = (u64 *)(s->loop + nr_points);
 	s->windows = (u32 *)(s->ops + nr_points);
 	s->order = s->windows + n;
@@ -294,6 +319,7 @@ void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
 		sb_per_op_milli(t->cycles, loop->cycles, ops);
 	s->windows[at] = t->window;
 	s->irqs[at] = t->irqs;
+	s->switches[at] = t->switches;
 }
 
 const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat)

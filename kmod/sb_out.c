@@ -221,26 +221,42 @@ static void sb_out_summary(struct sb_out *out, const s64 *milli,
  * window (struct sb_timer), in which @ops operations ran. @loop, if not
  * 0, is the window of the benchmark's twin loop over as many operations:
  * the same loop with every allocator call taken out, whose counts the
- * host subtracts ("loop_window"). @loop_milli is the twin's time per
+ * host subtracts ("loop_window"), and in which the task was switched
+ * out @loop_switches times. @loop_milli is the twin's time per
  * operation, which the samples are net of: "gross" gives them with it.
  */
 struct sb_windows {
 	const u32 *id;
 	u64 ops;
 	u32 loop;
+	u64 loop_switches;
 	s64 loop_milli;
 };
+
+/* ,"@key":[@v[0],...] */
+static void sb_out_u64s(struct sb_out *out, const char *key, const u64 *v,
+			unsigned int n)
+{
+	unsigned int i;
+
+	sb_printf(out, ",\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		sb_printf(out, "%s%llu", i ? "," : "", v[i]);
+	sb_printf(out, "]");
+}
 
 /*
  * A metric, at a sweep point "NAME[k=v,...]" with "labels" if @labels is
  * set (it ends at a NULL key), with "irqs", the interrupts this CPU took
- * during each sample's timing windows (@irqs[i] for sample i), and
- * "windows" and "ops_per_window" for the cost model; either may be NULL.
+ * during each sample's timing windows (@irqs[i] for sample i),
+ * "switches", the task's context switches during them, and "windows" and
+ * "ops_per_window" for the cost model; any may be NULL.
  */
 static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 			    const struct sb_label *labels, const char *unit,
 			    bool lower_is_better, const s64 *milli,
 			    unsigned int n, const u64 *irqs,
+			    const u64 *switches,
 			    const struct sb_windows *win)
 {
 	unsigned int i;
@@ -274,7 +290,8 @@ static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 		sb_printf(out, "],\"ops_per_window\":%llu", win->ops);
 	}
 	if (win && win->loop) {
-		sb_printf(out, ",\"loop_window\":%u,\"gross\":[", win->loop);
+		sb_printf(out, ",\"loop_window\":%u,\"loop_switches\":%llu,\"gross\":[",
+			  win->loop, win->loop_switches);
 		for (i = 0; i < n; i++) {
 			if (i)
 				sb_printf(out, ",");
@@ -282,12 +299,10 @@ static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 		}
 		sb_printf(out, "]");
 	}
-	if (irqs) {
-		sb_printf(out, ",\"irqs\":[");
-		for (i = 0; i < n; i++)
-			sb_printf(out, "%s%llu", i ? "," : "", irqs[i]);
-		sb_printf(out, "]");
-	}
+	if (irqs)
+		sb_out_u64s(out, "irqs", irqs, n);
+	if (switches)
+		sb_out_u64s(out, "switches", switches, n);
 	sb_out_summary(out, milli, n);
 	sb_printf(out, "}");
 	if (out->check && !n && !out->bad[0])
@@ -304,13 +319,16 @@ void sb_out_samples(struct sb_out *out, bool first, const char *name,
 		.id = s->windows + at,
 		.ops = s->ops[point],
 		.loop = s->loop[point].window,
+		.loop_switches = s->loop[point].switches,
 		.loop_milli = sb_samples_loop_milli(s, point),
 	};
 	bool windows = metric == SB_NS && (s->flags & SB_SAMPLE_WINDOWS);
+	bool irqs = s->flags & SB_SAMPLE_IRQS;
 
 	sb_out_timed_at(out, first, name, labels, unit, lower_is_better,
 			sb_samples_at(s, metric, point), s->repeats,
-			s->flags & SB_SAMPLE_IRQS ? s->irqs + at : NULL,
+			irqs ? s->irqs + at : NULL,
+			irqs || windows ? s->switches + at : NULL,
 			windows ? &win : NULL);
 }
 
@@ -370,5 +388,5 @@ void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const s64 *milli, unsigned int n)
 {
 	sb_out_timed_at(out, first, name, NULL, unit, lower_is_better, milli,
-			n, NULL, NULL);
+			n, NULL, NULL, NULL);
 }

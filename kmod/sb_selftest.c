@@ -35,6 +35,10 @@ static void sb_selftest_one(struct sb_out *ktap, struct sb_out *res,
 	char *spec;
 	int ret;
 
+	if (b->absent) {
+		sb_printf(ktap, "ok %u %s # SKIP %s\n", nr, b->name, b->absent);
+		return;
+	}
 	spec = kasprintf(GFP_KERNEL, "test=%s %s", b->name, b->selftest);
 	if (!spec) {
 		sb_printf(ktap, "not ok %u %s\n", nr, b->name);

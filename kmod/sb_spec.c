@@ -75,6 +75,9 @@ static int sb_parse_bench(struct sb_ctx *ctx, char *spec)
 				return sb_fail(ctx, "unknown test '%.*s'",
 					       (int)min_t(long, end - tok - 5, 32),
 					       tok + 5);
+			if (ctx->bench->absent)
+				return sb_fail(ctx, "test %s is not available on this kernel: %s",
+					       ctx->bench->name, ctx->bench->absent);
 		}
 	}
 	if (!ctx->bench)
@@ -167,8 +170,14 @@ void sb_out_catalogue(struct sb_out *out)
 	sb_printf(out, "[");
 	for (i = 0; i < sb_nr_benches; i++) {
 		b = sb_benches[i];
-		sb_printf(out, "%s{\"name\":\"%s\",\"description\":\"%s\",\"params\":[",
+		sb_printf(out, "%s{\"name\":\"%s\",\"description\":\"%s\",",
 			  i ? "," : "", b->name, b->desc);
+		if (b->absent)
+			sb_printf(out, "\"available\":false,\"absent\":\"%s\",",
+				  b->absent);
+		else
+			sb_printf(out, "\"available\":true,");
+		sb_printf(out, "\"params\":[");
 		for (j = 0; j < b->nr_params; j++) {
 			if (j)
 				sb_printf(out, ",");

@@ -98,7 +98,8 @@ struct sb_samples;
  * "NAME[k=v,...]" with "labels" if @labels is set (it ends at a NULL
  * key); with the samples' interrupts ("irqs") and, for SB_NS, their
  * cost-model windows ("windows", "ops_per_window", and the twin loop's
- * "loop_window" and "gross" samples), as @s->flags asks.
+ * "loop_window", "loop_switches" and "gross" samples), as @s->flags
+ * asks, and with either the task's context switches ("switches").
  */
 void sb_out_samples(struct sb_out *out, bool first, const char *name,
 		    const struct sb_label *labels, const char *unit,
@@ -153,18 +154,26 @@ struct sb_bench {
 	int (*run)(struct sb_ctx *ctx);
 	/* Parameters of its run in the self-test: small, quick, complete. */
 	const char *selftest;
+	/*
+	 * Why this kernel cannot run it (run is NULL), or NULL: the
+	 * catalogue publishes it, specs and the self-test are refused it.
+	 */
+	const char *absent;
 };
 
 /*
  * The samples of a run, kept by the core so that a benchmark holds only
  * its loop: @nr_metrics figures per sweep point and repeat (a timed
  * benchmark's are SB_NS and SB_CYCLES per operation, net of the point's
- * twin loop), and per point and repeat the sample's window and the
- * interrupts taken in it. A benchmark without a sweep has one point, 0.
+ * twin loop), and per point and repeat the sample's window, the
+ * interrupts taken in it and the task's context switches. A benchmark without a sweep has one point, 0.
  */
 enum { SB_NS, SB_CYCLES, SB_CLOCKS };
 
-/* What the output gives beside the samples: "irqs", "windows" (SB_NS). */
+/*
+ * What the output gives beside the samples: "irqs", "windows" (SB_NS);
+ * either brings "switches".
+ */
 #define SB_SAMPLE_IRQS		BIT(0)
 #define SB_SAMPLE_WINDOWS	BIT(1)
 
@@ -178,6 +187,7 @@ struct sb_samples {
 	/* [point][repeat] */
 	u32 *windows;
 	u64 *irqs;
+	u64 *switches;
 	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
 	u32 *order;
 	/* [point]: the twin loop, and the operations of one of its samples. */
@@ -213,6 +223,7 @@ extern const struct sb_bench sb_bench_overhead;
 extern const struct sb_bench sb_bench_caches;
 extern const struct sb_bench sb_bench_merge;
 extern const struct sb_bench sb_bench_calib;
+extern const struct sb_bench sb_bench_nolock;
 
 const struct sb_bench *sb_find_bench(const char *name, size_t len);
 /* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
@@ -239,19 +250,30 @@ struct sb_timer {
 	/* Interrupts this CPU took inside the windows, read outside them. */
 	u64 irqs;
 	u64 start_irqs;
+	/*
+	 * Times the task was switched out inside the windows, read outside
+	 * them: the cost model counts whatever ran meanwhile.
+	 */
+	u64 switches;
+	u64 start_switches;
 };
 
 /* A new window id, unique since the module was loaded; never 0. */
 u32 sb_window_next(void);
 u64 sb_irq_count(void);
+u64 sb_switch_count(void);
 
-/* Starts a sample: times, counts and interrupts from zero, under a new window id. */
+/*
+ * Starts a sample: times, counts, interrupts and switches from zero,
+ * under a new window id.
+ */
 static inline void sb_timer_reset(struct sb_timer *t)
 {
 	t->ns = 0;
 	t->cycles = 0;
 	t->window = sb_window_next();
 	t->irqs = 0;
+	t->switches = 0;
 	sb_mark_idt();
 }
 
@@ -267,6 +289,7 @@ static __always_inline u64 sb_cycles(void)
 static __always_inline void sb_timer_start(struct sb_timer *t)
 {
 	t->start_irqs = sb_irq_count();
+	t->start_switches = sb_switch_count();
 	t->start_ns = ktime_get_ns();
 	t->start_cycles = sb_cycles();
 	sb_mark_start(t->window);
@@ -282,6 +305,7 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 	t->ns += ktime_get_ns() - t->start_ns;
 	t->cycles += cycles - t->start_cycles;
 	t->irqs += sb_irq_count() - t->start_irqs;
+	t->switches += sb_switch_count() - t->start_switches;
 }
 
 /*
@@ -342,7 +366,7 @@ static inline s64 *sb_samples_at(const struct sb_samples *s,
 	return s->val + (metric * s->nr_points + point) * s->repeats;
 }
 
-/* Records @t as sample @repeat of @point: its clocks, window and irqs. */
+/* Records @t as sample @repeat of @point: clocks, window, irqs, switches. */
 void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
 	       const struct sb_timer *t);
 /*

@@ -144,6 +144,11 @@ static int verdict_of(const struct bisect *b, const char *commit, struct verdict
 			row = row ? row : &p.c.rows[i];
 			rows++;
 		}
+	if (row && rows == 1 && row->cells[0].absent) {
+		error("bisect: %s: %s is absent, not a count: %s", p.paths[1], b->metric,
+		      row->cells[0].absent);
+		goto out;
+	}
 	if (!row || rows > 1 || !row->cells[0].present || !row->cells[0].has_pct) {
 		error("bisect: %s: %s names %d rows with a change (it must name one: give the "
 		      "test's number in the workload, or a workload without a sweep)", p.paths[1],

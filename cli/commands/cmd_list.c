@@ -103,12 +103,15 @@ static int list_tests(const char *variant)
 	cJSON_ArrayForEach(t, cat) {
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(t, "name");
 		const cJSON *desc = cJSON_GetObjectItemCaseSensitive(t, "description");
+		const cJSON *absent = cJSON_GetObjectItemCaseSensitive(t, "absent");
 
 		if (!cJSON_IsString(name))
 			continue;
 		printf("  %-10s %s%s\n", name->valuestring,
 		       json_at(t, "kind") ? "[guest] " : "",
 		       cJSON_IsString(desc) ? desc->valuestring : "");
+		if (cJSON_IsString(absent))
+			printf("      not available on this kernel: %s\n", absent->valuestring);
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(t, "params"))
 			if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "name")))
 				print_param(p);

@@ -326,6 +326,26 @@ static void warn_unresolved(struct comparison *c, int r, int test, const cJSON *
 				 cJSON_GetArraySize(metric_samples(m))));
 }
 
+/* The cost model's counts of run @r's test @test that are absent, every window rejected. */
+static void warn_absent(struct comparison *c, int r, int test, const cJSON *t)
+{
+	struct strbuf names = { 0 };
+	const cJSON *m;
+	char *why = NULL;
+
+	cJSON_ArrayForEach(m, test_absent_metrics(t)) {
+		sb_addf(&names, "%s%s", names.s ? ", " : "", m->string);
+		if (!why)
+			why = cost_rejected_words(m);
+	}
+	if (names.s)
+		add_warning(c, xasprintf("%s: test %d: %s; absent, not compared: %s",
+					 c->runs[r].path, test + 1, why ? why : "every window rejected",
+					 names.s));
+	free(why);
+	free(names.s);
+}
+
 static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 		     const cJSON *noise)
 {
@@ -333,6 +353,7 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 	const cJSON *m;
 
 	cJSON_ArrayForEach(m, test_metrics(bt)) {
+		struct cost_rejected rej;
 		struct cmp_row *row;
 		int k = 0;
 		double floor = noise_floor(noise, c->runs[0].accel, c->runs[0].cpus, test_spec(bt),
@@ -357,6 +378,8 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 		if (row->kind != KIND_TIME)
 			row->floor = NAN;
 		row->unresolved = unresolved(m, row->kind);
+		cost_rejected(m, &rej);
+		row->rejected = rej.windows;
 		if (row->unresolved)
 			warn_unresolved(c, 0, test, m);
 		c->nr_floors += !isnan(row->floor);
@@ -366,8 +389,13 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 		for (int r = 1; r < c->nr_runs; r++) {
 			const cJSON *o = test_metric(run_test(docs[r], test), m->string);
 
-			if (!o)
+			if (!o) {
+				row->cells[r - 1].absent = cost_rejected_words(
+					test_absent_metric(run_test(docs[r], test), m->string));
 				continue;
+			}
+			cost_rejected(o, &rej);
+			row->cells[r - 1].rejected = rej.windows;
 			if (strcmp(metric_better(o), metric_better(m)) ||
 			    strcmp(metric_unit(o), metric_unit(m)))
 				add_warning(c, xasprintf("%s: test %d: %s is in %s, %s is better; in the base %s, %s",
@@ -380,10 +408,12 @@ static void add_rows(struct comparison *c, const cJSON *const *docs, int test,
 				warn_unresolved(c, r, test, o);
 		}
 	}
+	for (int r = 0; r < c->nr_runs; r++)
+		warn_absent(c, r, test, run_test(docs[r], test));
 	/* Metrics only the other runs have (another module version). */
 	for (int r = 1; r < c->nr_runs; r++) {
 		cJSON_ArrayForEach(m, test_metrics(run_test(docs[r], test)))
-			if (!test_metric(bt, m->string))
+			if (!test_metric(bt, m->string) && !test_absent_metric(bt, m->string))
 				add_warning(c, xasprintf("%s: test %d: %s is not in the base %s: not compared",
 							 c->runs[r].path, test + 1, m->string,
 							 c->runs[0].path));
@@ -462,8 +492,11 @@ void compare_free(struct comparison *c)
 	run_ids_free(c->runs, c->nr_runs);
 	free(c->boots);
 	free(c->floor_note);
-	for (int i = 0; i < c->nr_rows; i++)
+	for (int i = 0; i < c->nr_rows; i++) {
+		for (int r = 1; r < c->nr_runs; r++)
+			free(c->rows[i].cells[r - 1].absent);
 		free(c->rows[i].cells);
+	}
 	for (int i = 0; i < c->nr_warnings; i++)
 		free(c->warnings[i]);
 	free(c->rows);
@@ -503,7 +536,10 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				c->runs[0].label, row->higher_better ? "higher" : "lower");
 			if (x->exact)
 				sb_addf(&b, "exact counts of the cost model");
-			else
+			if (x->exact && (row->rejected || x->rejected))
+				sb_addf(&b, " (%d windows rejected: a context switch entered them)",
+					row->rejected + x->rejected);
+			if (!x->exact)
 				sb_addf(&b, "p %s, BH q %s", pv, qv);
 			if (!x->exact && !isnan(x->floor))
 				sb_addf(&b, ", floor %.2f%%", x->floor);

@@ -52,6 +52,10 @@ struct cmp_cell {
 	bool worse;		/* the mean moved in the metric's bad direction */
 	/* The cost model's counts (cost_unit()), alike in every boot: a change is a change. */
 	bool exact;
+	/* The cost model's windows rejected, a context switch entered them (cost.h). */
+	int rejected;
+	/* Not present because every window was rejected: why, in words; else NULL. */
+	char *absent;
 };
 
 struct cmp_row {
@@ -74,6 +78,7 @@ struct cmp_row {
 	double floor;		/* the A/A floor in percent; NAN when none is known */
 	int floor_boots;	/* boots a side of the A/A that measured it */
 	int unresolved;		/* the base's samples <= 0, as a cell's */
+	int rejected;		/* the base's rejected windows, as a cell's */
 	struct cmp_cell *cells;	/* one per other run */
 };
 

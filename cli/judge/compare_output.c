@@ -82,6 +82,13 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 			fmt_compact(hi, sizeof(hi), x->ci_hi, 1, true, "%");
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
 		}
+		/* Counts of the windows kept: say how many were rejected. */
+		if (row->rejected || x->rejected) {
+			size_t n = strlen(ci);
+
+			snprintf(ci + n, sizeof(ci) - n, "%s%d rej.", n ? ", " : "",
+				 row->rejected + x->rejected);
+		}
 		if (!isnan(x->floor))
 			fmt_compact(floor, sizeof(floor), x->floor, 1, false, "%");
 		if (!isnan(x->detectable))
@@ -90,6 +97,8 @@ static void text_cell(struct strbuf *b, const struct cmp_row *row, const struct 
 			strcpy(mark, x->worse ? "*worse" : "*better");
 		else if (x->inside_floor)
 			strcpy(mark, "floor");
+	} else if (x->absent) {
+		strcpy(mark, "absent");
 	}
 	sb_addf(b, " %9s %9s %15s %6s %6s %s", mean, change, ci, floor, detect, mark);
 }
@@ -162,6 +171,17 @@ static void text_power(struct strbuf *b, const struct comparison *c, int r)
 	free(line);
 }
 
+/* Whether a window of the cost model was rejected in any run. */
+static bool rejections(const struct comparison *c)
+{
+	for (int i = 0; i < c->nr_rows; i++)
+		for (int r = 1; r < c->nr_runs; r++)
+			if (c->rows[i].rejected || c->rows[i].cells[r - 1].rejected ||
+			    c->rows[i].cells[r - 1].absent)
+				return true;
+	return false;
+}
+
 char *compare_text(const struct comparison *c)
 {
 	struct strbuf b = { 0 };
@@ -200,6 +220,10 @@ char *compare_text(const struct comparison *c)
 		    "p < %s and beyond the floor, in the metric's good or bad direction; floor:\n"
 		    "p < %s but inside it\n",
 		a, a, a);
+	if (rejections(c))
+		sb_addf(&b, "N rej.: counts of the cost model's windows kept (exact, where so\n"
+			    "marked), N windows of both runs rejected because a context switch\n"
+			    "entered them; absent: every window rejected (the warnings say why)\n");
 	if (c->floor_note)
 		sb_wrap(&b, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {
@@ -265,9 +289,14 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 	bool diff = kind_shows_difference(row->kind);
 	cJSON *o;
 
-	if (!x->present)
+	if (!x->present && !x->absent)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
+	if (!x->present) {
+		cJSON_AddStringToObject(o, "run", label);
+		cJSON_AddStringToObject(o, "absent", x->absent);
+		return o;
+	}
 	cJSON_AddStringToObject(o, "run", label);
 	add_number(o, "value", x->value);
 	add_summary(o, &x->s, x->within);
@@ -294,6 +323,7 @@ static cJSON *json_cell(const struct cmp_row *row, const struct cmp_cell *x, con
 	add_number(o, "floor_pct", x->floor);
 	add_number(o, "detectable_pct", x->detectable);
 	cJSON_AddNumberToObject(o, "unresolved_samples", x->unresolved);
+	cJSON_AddNumberToObject(o, "rejected_windows", x->rejected);
 	cJSON_AddBoolToObject(o, "beyond_floor", x->beyond_floor);
 	cJSON_AddBoolToObject(o, "significant", x->significant);
 	cJSON_AddBoolToObject(o, "regression", x->significant && x->worse);
@@ -329,6 +359,10 @@ cJSON *compare_json(const struct comparison *c)
 				"degrees of freedom");
 	cJSON_AddStringToObject(doc, "change_ci", "exact and model kinds: 1 - alpha interval of "
 				"the difference, Welch");
+	cJSON_AddStringToObject(doc, "rejected_windows", "the cost model's windows left out of "
+				"a count's samples because a context switch entered them (or its "
+				"twin loop's window); a run whose every window was rejected has the "
+				"count absent, with why");
 	if (c->floor_note)
 		cJSON_AddStringToObject(doc, "floor", c->floor_note);
 	else
@@ -395,6 +429,7 @@ cJSON *compare_json(const struct comparison *c)
 		cJSON_AddStringToObject(base, "run", c->runs[0].label);
 		add_number(base, "value", row->base_value);
 		add_summary(base, &row->base, row->base_within);
+		cJSON_AddNumberToObject(base, "rejected_windows", row->rejected);
 		cells = cJSON_AddArrayToObject(m, "runs");
 		for (int r = 1; r < c->nr_runs; r++)
 			cJSON_AddItemToArray(cells, json_cell(row, &row->cells[r - 1], c->runs[r].label));

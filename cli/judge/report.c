@@ -113,6 +113,9 @@ static char *kind_words(const struct comparison *c, const struct cmp_row *row)
 {
 	const struct run_id *emulated = c->runs[0].emulated ? &c->runs[0] : &c->runs[1];
 
+	if (row->cells[0].exact && (row->rejected || row->cells[0].rejected))
+		return xasprintf("exact count, %d windows rejected",
+				 row->rejected + row->cells[0].rejected);
 	if (row->cells[0].exact)
 		return xstrdup("exact count");
 	/* A count of the cost model that the boots' seeds move, tested across them. */
@@ -356,6 +359,10 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 			sb_addf(&s, " The strongest evidence: %s (%s), %s, an exact count of the cost "
 				"model (the same on every run; %s is better).", words, title, pct,
 				row->higher_better ? "higher" : "lower");
+			if (row->rejected || row->cells[0].rejected)
+				sb_addf(&s, " Its windows that a context switch entered were "
+					"rejected, %d of them, and the rest counted.",
+					row->rejected + row->cells[0].rejected);
 		} else {
 			fmt_pct(lo, sizeof(lo), row->cells[0].ci_lo);
 			fmt_pct(hi, sizeof(hi), row->cells[0].ci_hi);

@@ -111,7 +111,8 @@ void report_results(struct strbuf *b, const struct comparison *c)
 		bool first = row->test != last_test;
 
 		/* Counts are exact: any difference in them is shown. */
-		bool counted = kind_shows_difference(row->kind) && x->present && x->diff != 0;
+		bool counted = (kind_shows_difference(row->kind) && x->present && x->diff != 0) ||
+			       x->absent;
 
 		if (!shown_unit(row) || (!first && !(x->present && x->significant) && !counted)) {
 			hidden++;
@@ -146,6 +147,19 @@ void report_results(struct strbuf *b, const struct comparison *c)
 			other, strlen(title) > TITLE_WIDTH ? "" : title);
 		sb_endline(b);
 		evidence(b, c, row, x);
+		if (row->rejected || x->rejected || x->absent) {
+			char n[16] = "every one";
+			char *why;
+
+			if (!x->absent)
+				snprintf(n, sizeof(n), "%d", x->rejected);
+			why = xasprintf("windows rejected, a context switch entered them: %d in %s, "
+					"%s in %s", row->rejected, c->runs[0].label, n,
+					c->runs[1].label);
+
+			report_wrap(b, 17, why);
+			free(why);
+		}
 		free(title);
 		if (compare_row_note(c, row))
 			note = compare_row_note(c, row);

@@ -124,6 +124,35 @@ static bool reaper_held(const struct comparison *c)
 	return false;
 }
 
+/*
+ * The cost model's counts with windows rejected (a context switch entered
+ * them: the plugin counts whatever ran while the task was switched out),
+ * and those absent because every window was; nothing when none was.
+ */
+static void rejected_counts(struct strbuf *b, const struct comparison *c)
+{
+	int some = 0, absent = 0, n;
+	char *v;
+
+	for (int i = 0; i < c->nr_rows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+
+		some += row->rejected || row->cells[0].rejected;
+		absent += row->cells[0].absent != NULL;
+	}
+	n = some + absent;
+	if (!n)
+		return;
+	v = xasprintf("windows of the cost model that a context switch entered (the plugin "
+		      "would have counted whatever ran while the benchmark's task was "
+		      "switched out), in %d count%s: the windows kept are exact counts; "
+		      "slabbench compare says how many were rejected of each.%s", n,
+		      n == 1 ? "" : "s", absent ? " Where every window was rejected, the count "
+		      "is absent (see the warnings), not 0." : "");
+	field(b, "rejected", v);
+	free(v);
+}
+
 void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	char *v;
@@ -181,6 +210,7 @@ void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 		field(b, "cost model", v);
 		free(v);
 	}
+	rejected_counts(b, c);
 	field(b, "QEMU", c->runs[0].qemu);
 	field(b, "host CPU", c->runs[0].host_cpu);
 	if (c->runs[0].emulated || c->runs[1].emulated)

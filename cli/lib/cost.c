@@ -131,6 +131,35 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
 	return cf->n ? bsearch(&key, cf->w, cf->n, sizeof(*cf->w), by_id) : NULL;
 }
 
+/* One window id per sample, its batches and vCPUs summed. */
+	if (nr)
+		qsort(cf->w, nr, sizeof(*cf->w), by_id);
+	for (size_t i = 0; i < nr; i++) {
+		if (cf->n && cf->w[cf->n - 1].id == cf->w[i].id) {
+			for (int k = 0; k < COST_NR; k++)
+				cf->w[cf->n - 1].c[k] += cf->w[i].c[k];
+			cf->w[cf->n - 1].intr += cf->w[i].intr;
+			continue;
+		}
+		cf->w[cf->n++] = cf->w[i];
+	}
+	return 0;
+}
+
+void cost_free(struct cost_file *cf)
+{
+	free(cf->geometry);
+	free(cf->w);
+	*cf = (struct cost_file){ 0 };
+}
+
+const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id)
+{
+	struct cost_window key = { .id = id };
+
+	return cf->n ? bsearch(&key, cf->w, cf->n, sizeof(*cf->w), by_id) : NULL;
+}
+
 char *cost_metric_name(const char *name, enum cost_counter k)
 {
 	const char *ns = strstr(name, "ns_per_"), *stem = cost_counters[k].metric;
@@ -146,88 +175,171 @@ static bool whole(const cJSON *n)
 	       (double)(unsigned long long)n->valuedouble == n->valuedouble;
 }
 
+/*
+ * Why a window is not a sample of its metric, by bit: 1, a context switch
+ * entered it (the plugin counted whatever ran while the benchmark's task
+ * was switched out); 2, one entered the twin loop's window, whose counts
+ * the sample is net of.
+ */
+static const char *const rejected_why[] = {
+	[1] = "a context switch entered the window",
+	[2] = "a context switch entered the twin loop's window",
+	[3] = "a context switch entered the window and the twin loop's",
+};
+
+/* The counts of @w and the deliveries it left out, for a raw record. */
+static void add_counts(cJSON *o, const struct cost_window *w)
+{
+	cJSON_AddNumberToObject(o, "intr", w->intr);
+	for (int k = 0; k < COST_NR; k++)
+		cJSON_AddNumberToObject(o, cost_counters[k].key, w->c[k]);
+}
+
+/* The metric the model derives from a timed metric, its samples' arrays. */
+struct derived {
+	cJSON *d[COST_NR], *samples[COST_NR], *gross[COST_NR], *loops[COST_NR];
+	struct cost_rejected rej;
+};
+
+static void derived_add(struct derived *dv, cJSON *added, const cJSON *m, bool loop)
+{
+	const cJSON *labels = cJSON_GetObjectItemCaseSensitive(m, "labels");
+
+	for (int k = 0; k < COST_NR; k++) {
+		char *name = cost_metric_name(m->string, k);
+		cJSON *d = cJSON_AddObjectToObject(added, name);
+
+		free(name);
+		cJSON_AddStringToObject(d, "unit", cost_counters[k].unit);
+		cJSON_AddStringToObject(d, "better", "lower");
+		if (labels)
+			cJSON_AddItemToObject(d, "labels", cJSON_Duplicate(labels, 1));
+		dv->d[k] = d;
+		dv->samples[k] = cJSON_AddArrayToObject(d, "samples");
+		dv->gross[k] = loop ? cJSON_AddArrayToObject(d, "gross") : NULL;
+		dv->loops[k] = loop ? cJSON_AddArrayToObject(d, "loop") : NULL;
+	}
+}
+
+/* Window @w's sample, net of the twin loop's @loop over @ops operations. */
+static void derived_sample(struct derived *dv, const struct cost_window *w,
+			   const struct cost_window *loop, double ops)
+{
+	for (int k = 0; k < COST_NR; k++) {
+		double net = loop ? (double)w->c[k] - (double)loop->c[k] : w->c[k];
+
+		cJSON_AddItemToArray(dv->samples[k], cJSON_CreateNumber(net / ops));
+		if (!loop)
+			continue;
+		cJSON_AddItemToArray(dv->gross[k], cJSON_CreateNumber(w->c[k] / ops));
+		cJSON_AddItemToArray(dv->loops[k], cJSON_CreateNumber(loop->c[k] / ops));
+	}
+}
+
+static void set_rejected(cJSON *d, const struct cost_rejected *r)
+{
+	cJSON *o = cJSON_AddObjectToObject(d, "rejected");
+
+	cJSON_AddNumberToObject(o, "windows", r->windows);
+	cJSON_AddNumberToObject(o, "switched", r->switched);
+	cJSON_AddNumberToObject(o, "loop_switched", r->loop_switched);
+}
+
+/*
+ * The model's metrics of the timed metric @m into @added, its windows'
+ * raw records into @raw: 0, or -1 with *why set.
+ */
+static int join_metric(const cJSON *m, const struct cost_file *cf, const char *path,
+		       cJSON *added, cJSON *raw, char **why)
+{
+	const cJSON *ids = cJSON_GetObjectItemCaseSensitive(m, "windows");
+	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(m, "ops_per_window");
+	const cJSON *switches = cJSON_GetObjectItemCaseSensitive(m, "switches");
+	const cJSON *loop_id = cJSON_GetObjectItemCaseSensitive(m, "loop_window");
+	const cJSON *loop_sw = cJSON_GetObjectItemCaseSensitive(m, "loop_switches");
+	const cJSON *id, *sw;
+	const struct cost_window *loop = NULL;
+	struct derived dv = { 0 };
+	bool loop_switched;
+
+	if (loop_id && !(whole(loop_id) && whole(loop_sw))) {
+		*why = xasprintf("metric %s: the loop window or its switches is not a whole number",
+				 m->string);
+		return -1;
+	}
+	loop_switched = loop_id && loop_sw->valuedouble > 0;
+	if (loop_id && !(loop = cost_find(cf, loop_id->valuedouble)) && !loop_switched) {
+		*why = xasprintf("metric %s: loop window %.0f is not in the cost model's %s",
+				 m->string, loop_id->valuedouble, path);
+		return -1;
+	}
+	if (!cJSON_IsArray(ids) || !whole(ops) || ops->valuedouble < 1 ||
+	    cJSON_GetArraySize(ids) !=
+		    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) ||
+	    !cJSON_IsArray(switches) || cJSON_GetArraySize(switches) != cJSON_GetArraySize(ids)) {
+		*why = xasprintf("metric %s: malformed windows, switches or ops_per_window",
+				 m->string);
+		return -1;
+	}
+	derived_add(&dv, added, m, loop_id);
+	sw = switches->child;
+	cJSON_ArrayForEach(id, ids) {
+		const struct cost_window *w = whole(id) ? cost_find(cf, id->valuedouble) : NULL;
+		int reject = (whole(sw) && sw->valuedouble > 0) | loop_switched << 1;
+		cJSON *r;
+
+		if (!whole(id) || !whole(sw) || (!w && !reject)) {
+			*why = !whole(id) || !whole(sw) ?
+				xasprintf("metric %s: a window id or its switches is not a whole "
+					  "number", m->string) :
+				xasprintf("metric %s: window %.0f is not in the cost model's %s",
+					  m->string, id->valuedouble, path);
+			return -1;
+		}
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "metric", m->string);
+		cJSON_AddNumberToObject(r, "window", id->valuedouble);
+		cJSON_AddNumberToObject(r, "ops", ops->valuedouble);
+		/* A rejected window may have closed in another's handler: no line. */
+		if (w)
+			add_counts(r, w);
+		if (reject) {
+			cJSON_AddNumberToObject(r, "switches", sw->valuedouble);
+			cJSON_AddStringToObject(r, "rejected", rejected_why[reject]);
+			dv.rej.windows++;
+			dv.rej.switched += reject & 1;
+			dv.rej.loop_switched += reject >> 1;
+		} else {
+			derived_sample(&dv, w, loop, ops->valuedouble);
+		}
+		if (loop_id) {
+			cJSON *l = cJSON_AddObjectToObject(r, "loop");
+
+			cJSON_AddNumberToObject(l, "window", loop_id->valuedouble);
+			if (loop)
+				add_counts(l, loop);
+			if (reject)
+				cJSON_AddNumberToObject(l, "switches", loop_sw->valuedouble);
+		}
+		cJSON_AddItemToArray(raw, r);
+		sw = sw->next;
+	}
+	for (int k = 0; dv.rej.windows && k < COST_NR; k++)
+		set_rejected(dv.d[k], &dv.rej);
+	return 0;
+}
+
 int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **why)
 {
 	cJSON *metrics = cJSON_GetObjectItemCaseSensitive(res, "metrics");
 	cJSON *added = cJSON_CreateObject(), *raw = cJSON_CreateArray(), *m, *item;
 
 	cJSON_ArrayForEach(m, metrics) {
-		const cJSON *ids = cJSON_GetObjectItemCaseSensitive(m, "windows");
-		const cJSON *ops = cJSON_GetObjectItemCaseSensitive(m, "ops_per_window");
-		const cJSON *labels = cJSON_GetObjectItemCaseSensitive(m, "labels");
-		const cJSON *loop_id = cJSON_GetObjectItemCaseSensitive(m, "loop_window");
-		const struct cost_window *loop = NULL;
-		cJSON *samples[COST_NR], *gross[COST_NR], *loops[COST_NR], *id;
-
-		if (!ids)
-			continue;
-		if (loop_id && !(whole(loop_id) && (loop = cost_find(cf, loop_id->valuedouble)))) {
-			*why = whole(loop_id) ? xasprintf("metric %s: loop window %.0f is not in the "
-							  "cost model's %s", m->string,
-							  loop_id->valuedouble, path) :
-						xasprintf("metric %s: the loop window is not a whole "
-							  "number", m->string);
-			goto fail;
-		}
-		if (!cJSON_IsArray(ids) || !whole(ops) || ops->valuedouble < 1 ||
-		    cJSON_GetArraySize(ids) !=
-			    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples"))) {
-			*why = xasprintf("metric %s: malformed windows or ops_per_window", m->string);
-			goto fail;
-		}
-		for (int k = 0; k < COST_NR; k++) {
-			char *name = cost_metric_name(m->string, k);
-			cJSON *d = cJSON_AddObjectToObject(added, name);
-
-			free(name);
-			cJSON_AddStringToObject(d, "unit", cost_counters[k].unit);
-			cJSON_AddStringToObject(d, "better", "lower");
-			if (labels)
-				cJSON_AddItemToObject(d, "labels", cJSON_Duplicate(labels, 1));
-			samples[k] = cJSON_AddArrayToObject(d, "samples");
-			gross[k] = loop ? cJSON_AddArrayToObject(d, "gross") : NULL;
-			loops[k] = loop ? cJSON_AddArrayToObject(d, "loop") : NULL;
-		}
-		cJSON_ArrayForEach(id, ids) {
-			const struct cost_window *w = whole(id) ? cost_find(cf, id->valuedouble) : NULL;
-			cJSON *r;
-
-			if (!w) {
-				*why = whole(id) ? xasprintf("metric %s: window %.0f is not in the cost "
-							     "model's %s", m->string, id->valuedouble,
-							     path) :
-						   xasprintf("metric %s: a window id is not a whole "
-							     "number", m->string);
-				goto fail;
-			}
-			r = cJSON_CreateObject();
-			cJSON_AddStringToObject(r, "metric", m->string);
-			cJSON_AddNumberToObject(r, "window", w->id);
-			cJSON_AddNumberToObject(r, "ops", ops->valuedouble);
-			cJSON_AddNumberToObject(r, "intr", w->intr);
-			for (int k = 0; k < COST_NR; k++) {
-				/* Net of the twin loop's count over as many operations. */
-				double net = loop ? (double)w->c[k] - (double)loop->c[k] : w->c[k];
-
-				cJSON_AddItemToArray(samples[k],
-						     cJSON_CreateNumber(net / ops->valuedouble));
-				cJSON_AddNumberToObject(r, cost_counters[k].key, w->c[k]);
-				if (!loop)
-					continue;
-				cJSON_AddItemToArray(gross[k],
-						     cJSON_CreateNumber(w->c[k] / ops->valuedouble));
-				cJSON_AddItemToArray(loops[k],
-						     cJSON_CreateNumber(loop->c[k] / ops->valuedouble));
-			}
-			if (loop) {
-				cJSON *l = cJSON_AddObjectToObject(r, "loop");
-
-				cJSON_AddNumberToObject(l, "window", loop->id);
-				cJSON_AddNumberToObject(l, "intr", loop->intr);
-				for (int k = 0; k < COST_NR; k++)
-					cJSON_AddNumberToObject(l, cost_counters[k].key, loop->c[k]);
-			}
-			cJSON_AddItemToArray(raw, r);
+		if (cJSON_GetObjectItemCaseSensitive(m, "windows") &&
+		    join_metric(m, cf, path, added, raw, why)) {
+			cJSON_Delete(added);
+			cJSON_Delete(raw);
+			return -1;
 		}
 	}
 	while ((item = added->child)) {
@@ -240,8 +352,67 @@ int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **w
 	else
 		cJSON_Delete(raw);
 	return 0;
-fail:
-	cJSON_Delete(added);
-	cJSON_Delete(raw);
-	return -1;
+}
+
+bool cost_rejected(const cJSON *m, struct cost_rejected *r)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(m, "rejected");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "windows");
+	const cJSON *sw = cJSON_GetObjectItemCaseSensitive(o, "switched");
+	const cJSON *lsw = cJSON_GetObjectItemCaseSensitive(o, "loop_switched");
+	struct cost_rejected none;
+
+	r = r ? r : &none;
+	*r = (struct cost_rejected){ 0 };
+	if (!whole(n) || n->valuedouble < 1 || !whole(sw) || !whole(lsw))
+		return false;
+	*r = (struct cost_rejected){ n->valuedouble, sw->valuedouble, lsw->valuedouble };
+	return true;
+}
+
+void cost_rejected_merge(cJSON *to, const cJSON *from)
+{
+	struct cost_rejected a, b;
+
+	if (!cost_rejected(from, &b))
+		return;
+	cost_rejected(to, &a);
+	a.windows += b.windows;
+	a.switched += b.switched;
+	a.loop_switched += b.loop_switched;
+	cJSON_DeleteItemFromObject(to, "rejected");
+	set_rejected(to, &a);
+}
+
+char *cost_rejected_words(const cJSON *m)
+{
+	int kept = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples"));
+	struct cost_rejected r;
+	char *of, *s;
+
+	if (!cost_rejected(m, &r))
+		return NULL;
+	of = kept ? xasprintf("%d of %d", r.windows, r.windows + kept) :
+		    xasprintf("all %d", r.windows);
+	s = xasprintf("%s windows rejected: a context switch entered them (%d the sample's "
+		      "window, %d its twin loop's)", of, r.switched, r.loop_switched);
+	free(of);
+	return s;
+}
+
+void cost_set_absent(cJSON *t)
+{
+	cJSON *metrics = cJSON_GetObjectItemCaseSensitive(t, "metrics"), *m, *next, *absent;
+
+	for (m = metrics ? metrics->child : NULL; m; m = next) {
+		next = m->next;
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) ||
+		    !cost_rejected(m, NULL))
+			continue;
+		absent = cJSON_GetObjectItemCaseSensitive(t, "absent_metrics");
+		if (!absent)
+			absent = cJSON_AddObjectToObject(t, "absent_metrics");
+		cJSON_DetachItemViaPointer(metrics, m);
+		cJSON_AddItemToObject(absent, m->string, m);
+	}
 }

@@ -15,6 +15,7 @@
 #define SLABBENCH_COST_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 enum cost_counter {
@@ -65,11 +66,36 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
  * To one module result @res, adds per metric with "windows" the eight
  * metrics of the model (instructions_per_op... for ns_per_op, and so on),
  * net of the metric's "loop_window" if it has one, and "cost_windows",
- * every sample's window and raw counts (and its loop's). Returns 0, or -1
- * with *why set when a window is not in @cf or a window list is
- * malformed.
+ * every sample's window and raw counts (and its loop's). A window that a
+ * context switch entered (its "switches", or the twin loop's
+ * "loop_switches", above 0) is no sample of the metric: the plugin
+ * counted whatever ran while the task was switched out. It is left out
+ * of the samples, marked "rejected" (with why) in "cost_windows", and
+ * counted in each derived metric's "rejected" (cost_rejected()); its
+ * window need not be in @cf. Returns 0, or -1 with *why set when another
+ * window is not in @cf or a window list is malformed.
  */
 int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **why);
+
+/* A metric's rejected windows: how many, and which window a switch entered. */
+struct cost_rejected {
+	int windows;
+	int switched;		/* the sample's own window */
+	int loop_switched;	/* its twin loop's */
+};
+
+/* Whether @m had windows rejected, and how many in *@r (NULL: not wanted). */
+bool cost_rejected(const cJSON *m, struct cost_rejected *r);
+/* Adds @from's rejected windows to @to's: a boot's to the run's. */
+void cost_rejected_merge(cJSON *to, const cJSON *from);
+/* "2 of 15 windows rejected: a context switch entered them (...)"; NULL if none. */
+char *cost_rejected_words(const cJSON *m);
+/*
+ * Moves each metric of test @t that has no sample left, every window
+ * rejected, from its "metrics" to its "absent_metrics": such a count is
+ * absent, never 0 and never estimated.
+ */
+void cost_set_absent(cJSON *t);
 
 /* Whether @unit is one of the model's: exact counts or simulated misses. */
 int cost_unit(const char *unit);

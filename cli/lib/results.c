@@ -148,6 +148,7 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 					     cJSON_CreateNumber(s->valuedouble));
 		}
 		keep_per_sample(dst, m, cJSON_GetArraySize(samples));
+		cost_rejected_merge(dst, m);
 	}
 	/* Everything else the test reported (e.g. loop overhead), per boot. */
 	cJSON_ArrayForEach(m, res) {
@@ -456,6 +457,7 @@ void results_summarize(cJSON *doc)
 	cJSON *t, *m;
 
 	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(doc, "tests")) {
+		cost_set_absent(t);
 		cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(t, "metrics")) {
 			struct summary sum;
 			cJSON *o;

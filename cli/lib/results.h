@@ -34,7 +34,11 @@ int results_add_frames_cost(cJSON *doc, cJSON *boot_obj, const struct workload *
 			    const char *channel, size_t len, const char *build_config,
 			    const char *alloc_config, const struct results_cost *cost,
 			    char **why);
-/* Recomputes every metric's summary from its samples. */
+/*
+ * Recomputes every metric's summary from its samples, once the run's
+ * boots are in; a count of the cost model whose every window was
+ * rejected is set aside as absent (cost_set_absent()).
+ */
 void results_summarize(cJSON *doc);
 
 int results_save(const char *path, const cJSON *doc);

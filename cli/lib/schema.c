@@ -374,6 +374,16 @@ const cJSON *test_metric(const cJSON *t, const char *name)
 	return cJSON_GetObjectItemCaseSensitive(test_metrics(t), name);
 }
 
+const cJSON *test_absent_metrics(const cJSON *t)
+{
+	return json_at(t, "absent_metrics");
+}
+
+const cJSON *test_absent_metric(const cJSON *t, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(test_absent_metrics(t), name);
+}
+
 const cJSON *test_profile(const cJSON *t)
 {
 	return json_at(t, "profile");

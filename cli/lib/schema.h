@@ -145,6 +145,13 @@ const char *test_param_str(const cJSON *t, const char *key);
 const cJSON *test_metrics(const cJSON *t);
 /* Metric @name of the test; NULL if absent. */
 const cJSON *test_metric(const cJSON *t, const char *name);
+/*
+ * The cost model's counts of @t whose every window was rejected (a
+ * context switch entered it, cost.h): absent, never 0; an object of
+ * metrics, or NULL.
+ */
+const cJSON *test_absent_metrics(const cJSON *t);
+const cJSON *test_absent_metric(const cJSON *t, const char *name);
 /* perf's hottest symbols while the test ran, an array; NULL if none. */
 const cJSON *test_profile(const cJSON *t);
 const char *profile_symbol(const cJSON *entry);

@@ -357,6 +357,16 @@ int workload_check(const struct workload *w, const cJSON *catalogue)
 			free(spec);
 			return -1;
 		}
+		/* A test the module has but this kernel cannot run: say why. */
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(test, "available"))) {
+			const cJSON *why = cJSON_GetObjectItemCaseSensitive(test, "absent");
+
+			error("%s: tests[%d].test: test '%s' is not available on this kernel: %s",
+			      w->path, i, w->tests[i].test,
+			      cJSON_IsString(why) ? why->valuestring : "the module does not say why");
+			free(spec);
+			return -1;
+		}
 		/* The first token is test=NAME. */
 		strtok_r(spec, " ", &save);
 		while (!ret && (tok = strtok_r(NULL, " ", &save))) {

@@ -6,9 +6,10 @@
 # re-read inside L1d), the counts against icount's clock, identical
 # counts from run to run (three runs) on slab and slub, counts net of
 # the benchmark's twin loop (the twin net of itself is 0), interrupt
-# handlers left out of the windows (as many as the module counted), and
-# the gate: slub_debug=FZPU against SLUB raises instructions per op and
-# fails it, each allocator against itself changes nothing.
+# handlers left out of the windows (as many as the module counted), no
+# window entered by a context switch (PREEMPT_NONE), and the gate:
+# slub_debug=FZPU against SLUB raises instructions per op and fails it,
+# each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
@@ -39,6 +40,14 @@ check "the fast path costs between 50 and 1000 instructions" \
 	jqt "$out" '[.tests[].metrics.instructions_per_op.samples[] | . > 50 and . < 1000] | all'
 check "raw per-window counts are kept" \
 	jqt "$out" '[.tests[].extra.cost_windows[0][] | .insns > 0 and .ops == 20000] | all'
+for v in slab slub; do
+	check "$v (PREEMPT_NONE): no switch of the task in any window" \
+		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op.switches | length == 15,
+			(.[] == 0)] | all'
+	check "$v: nor in its twin loop's: no window rejected, no count absent" \
+		jqt "$TMP/${v}1.json" '[.tests[] | (.metrics[] | has("rejected")),
+			has("absent_metrics"), (.extra.cost_windows[][] | has("rejected"))] | any | not'
+done
 check "three boots, QEMU seeds 1, 2 and 3: --accel=cost's default" \
 	jqt "$out" '[.boots[].seed] == [1, 2, 3]'
 check "and the seeds change no count of quick's fast paths (instructions, accesses)" \

@@ -63,6 +63,16 @@ check "the range comes from the module's catalogue" grep -q 'size: 100000 out of
 	<(echo '{ "name": "bad", "tests": [ { "test": "fastpath", "params": { "size": 100000 } } ] }' >"$TMP/bad.json";
 	  "$SB" run --boots=1 --alloc=slub --workload="$TMP/bad.json" 2>&1)
 
+# A test the module has but this kernel lacks: refused before booting,
+# with the module's reason.
+echo '{ "name": "bad", "tests": [ { "test": "nolock" } ] }' >"$TMP/bad.json"
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/bad.json" -o "$TMP/bad-out.json" 2>"$TMP/bad.err"
+rc=$?
+check "a test this kernel lacks is refused before booting" test "$rc" -eq 2 -a ! -e "$TMP/bad-out.partial.json"
+check "the refusal says why: $(cat "$TMP/bad.err")" grep -q \
+	"tests\[0\]\.test: test 'nolock' is not available on this kernel: kmalloc_nolock() is not in this kernel" \
+	"$TMP/bad.err"
+
 # What only the running module can refuse (an offline CPU): the run fails,
 # the module's reason reaches the user, nothing complete is written.
 cat >"$TMP/bad.json" <<'JSON'

@@ -7,6 +7,7 @@
 #define SLABBENCH_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
@@ -38,6 +39,32 @@ static int check_failures;
 		if (!(g_ - w_ <= (tol) && w_ - g_ <= (tol)))                \
 			printf("#   got %.9g, want %.9g\n", g_, w_);        \
 	} while (0)
+
+/*
+ * Whether @text has @want once wrapped lines are joined: every run of
+ * newlines and blanks counts as one blank. Says what it looked in if not.
+ */
+static inline int check_says(const char *text, const char *want)
+{
+	char *flat = malloc(strlen(text ? text : "") + 1), *o = flat;
+	int ret;
+
+	if (!flat)
+		return 0;
+
+	for (const char *p = text ? text : ""; *p; p++) {
+		if (*p != '\n' && *p != ' ')
+			*o++ = *p;
+		else if (o == flat || o[-1] != ' ')
+			*o++ = ' ';
+	}
+	*o = '\0';
+	ret = strstr(flat, want) != NULL;
+	if (!ret)
+		printf("# no '%s' in:\n%s\n", want, text ? text : "(none)");
+	free(flat);
+	return ret;
+}
 
 static inline int check_done(void)
 {

@@ -220,7 +220,9 @@ static void test_catalogue(void)
 			 "\"default\":64,\"min\":8,\"max\":8192},"
 			 "{\"name\":\"api\",\"description\":\"y\",\"type\":\"enum\","
 			 "\"default\":\"cache\",\"choices\":[\"cache\",\"kmalloc\"]}]},"
-			 "{\"name\":\"merge\",\"description\":\"z\",\"params\":[]}]\n";
+			 "{\"name\":\"nolock\",\"description\":\"n\",\"available\":false,"
+			 "\"absent\":\"not here\",\"params\":[]},"
+			 "{\"name\":\"merge\",\"description\":\"z\",\"available\":true,\"params\":[]}]\n";
 	static const char * const bad[] = {
 		"{}",
 		"[]",
@@ -238,7 +240,7 @@ static void test_catalogue(void)
 		return;
 	CHECK(!fz_parse_catalogue(ok, strlen(ok), c) && c->nr_tests == 2 &&
 	      !strcmp(c->tests[1].name, "merge") && !c->tests[1].nr_params,
-	      "catalogue: two tests read");
+	      "catalogue: two tests read, the one this kernel lacks left out");
 	p = c->tests[0].params;
 	CHECK(c->tests[0].nr_params == 2 && !p[0].is_enum && p[0].def == 64 &&
 	      p[0].min == 8 && p[0].max == 8192 && p[1].is_enum && p[1].nr_choices == 2 &&

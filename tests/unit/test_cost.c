@@ -2,8 +2,12 @@
 /* Unit tests of the cost model's file and its join to the samples. */
 #define _GNU_SOURCE
 #include "check.h"
+#include "compare.h"
 #include "cost.h"
+#include "report.h"
 #include "results.h"
+#include "schema.h"
+#include "timed_fixture.h"
 #include "util.h"
 #include "workload.h"
 
@@ -102,7 +106,8 @@ static double member(const cJSON *res, const char *metric, const char *name, int
 /* Samples net of the twin loop's window, gross and loop beside them. */
 static void test_join_loop(void)
 {
-	cJSON *res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":3");
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
+				    "\"loop_window\":3,\"loop_switches\":0");
 	const cJSON *raw, *loop;
 	struct cost_file cf;
 	char *why = NULL;
@@ -126,7 +131,8 @@ static void test_join_loop(void)
 	      cJSON_GetObjectItemCaseSensitive(loop, "insns")->valuedouble == 100,
 	      "raw counts stay gross, the loop's raw counts beside them");
 	cJSON_Delete(res);
-	res = module_result("\"windows\":[7,3],\"ops_per_window\":100,\"loop_window\":8");
+	res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
+			    "\"loop_window\":8,\"loop_switches\":0");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "loop window 8"),
 	      "a loop window the plugin never closed is an error naming it");
 	free(why);
@@ -136,7 +142,7 @@ static void test_join_loop(void)
 
 static void test_join(void)
 {
-	cJSON *res = module_result("\"windows\":[7,3],\"ops_per_window\":100");
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100");
 	cJSON *metrics, *m, *raw;
 	struct cost_file cf;
 	char *why = NULL;
@@ -172,7 +178,7 @@ static void test_join(void)
 	      !cost_unit("ns") && !cost_unit("cycles"), "the model's units");
 	cJSON_Delete(res);
 
-	res = module_result("\"windows\":[7,8],\"ops_per_window\":100");
+	res = module_result("\"windows\":[7,8],\"switches\":[0,0],\"ops_per_window\":100");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "window 8"),
 	      "a window the plugin never closed is an error naming it");
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res, "metrics")) == 2,
@@ -180,18 +186,148 @@ static void test_join(void)
 	free(why);
 	why = NULL;
 	cJSON_Delete(res);
-	res = module_result("\"windows\":[7],\"ops_per_window\":100");
+	res = module_result("\"windows\":[7],\"switches\":[0],\"ops_per_window\":100");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why, "fewer windows than samples refused");
 	free(why);
 	why = NULL;
 	cJSON_Delete(res);
-	res = module_result("\"windows\":[7,3],\"ops_per_window\":0");
+	res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":0");
 	CHECK(cost_join(res, &cf, "f", &why) == -1 && why, "zero ops per window refused");
 	free(why);
 	why = NULL;
 	cJSON_Delete(res);
 	cost_free(&cf);
 	test_join_loop();
+}
+
+static const cJSON *metric(const cJSON *res, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "metrics"),
+						name);
+}
+
+static const cJSON *raw_at(const cJSON *res, int i)
+{
+	return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(res, "cost_windows"), i);
+}
+
+/* No switch in any window: the very output of a join before switches were read. */
+static void test_join_no_switch(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
+				   "\"loop_window\":3,\"loop_switches\":0");
+	const cJSON *m;
+	struct cost_file cf;
+	char *why = NULL, *one;
+	bool none = true;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0, "windows without a switch join");
+	one = cJSON_PrintUnformatted(raw_at(res, 0));
+	CHECK_STR(one, "{\"metric\":\"ns_per_op[size=64]\",\"window\":7,\"ops\":100,\"intr\":3,"
+		  "\"insns\":2000,\"loads\":600,\"stores\":400,\"locked\":4,\"irqflag\":8,"
+		  "\"l1d_miss\":6,\"l2_miss\":4,\"llc_miss\":2,\"loop\":{\"window\":3,\"intr\":0,"
+		  "\"insns\":100,\"loads\":10,\"stores\":5,\"locked\":0,\"irqflag\":0,"
+		  "\"l1d_miss\":1,\"l2_miss\":1,\"llc_miss\":1}}",
+		  "the raw record is unchanged: no switches, no rejected mark");
+	free(one);
+	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(res, "metrics"))
+		none &= !cJSON_GetObjectItemCaseSensitive(m, "rejected");
+	CHECK(none, "and no metric carries a rejected count");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+		      metric(res, "instructions_per_op[size=64]"), "samples")) == 2 &&
+	      !cost_rejected(metric(res, "instructions_per_op[size=64]"), NULL) &&
+	      !cost_rejected_words(metric(res, "instructions_per_op[size=64]")),
+	      "every window a sample, none rejected, no words for it");
+	cJSON_Delete(res);
+	cost_free(&cf);
+}
+
+/* A window a context switch entered is no sample: left out, marked and counted. */
+static void test_join_rejected(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[2,0],\"ops_per_window\":100");
+	const cJSON *m, *r;
+	struct cost_rejected rej;
+	struct cost_file cf;
+	char *why = NULL, *words;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a window with switches joins");
+	m = metric(res, "instructions_per_op[size=64]");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) == 1 &&
+	      sample(res, "instructions_per_op[size=64]", 0) == 1.0,
+	      "its sample is left out: window 3's alone remains, 100 over 100");
+	CHECK(cost_rejected(m, &rej) && rej.windows == 1 && rej.switched == 1 &&
+	      rej.loop_switched == 0, "the metric counts it: 1 window, by its own switches");
+	CHECK(cost_rejected(metric(res, "l1d_misses_per_op[size=64]"), NULL),
+	      "every one of the eight metrics does");
+	words = cost_rejected_words(m);
+	CHECK_STR(words, "1 of 2 windows rejected: a context switch entered them (1 the sample's "
+		  "window, 0 its twin loop's)", "and says how many, of how many, and why");
+	free(words);
+	r = raw_at(res, 0);
+	CHECK(cJSON_GetObjectItemCaseSensitive(r, "insns")->valuedouble == 2000 &&
+	      cJSON_GetObjectItemCaseSensitive(r, "switches")->valuedouble == 2 &&
+	      !strcmp(cJSON_GetObjectItemCaseSensitive(r, "rejected")->valuestring,
+		      "a context switch entered the window"),
+	      "the raw record keeps its counts, marked rejected with its switches");
+	CHECK(!cJSON_GetObjectItemCaseSensitive(raw_at(res, 1), "rejected"),
+	      "the other window's record is not marked");
+	cJSON_Delete(res);
+
+	/* The plugin writes no line for a window that ended in another's handler. */
+	res = module_result("\"windows\":[8,3],\"switches\":[1,0],\"ops_per_window\":100");
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why,
+	      "a rejected window the plugin never closed is no error");
+	CHECK(!cJSON_GetObjectItemCaseSensitive(raw_at(res, 0), "insns") &&
+	      cJSON_GetObjectItemCaseSensitive(raw_at(res, 0), "rejected"),
+	      "its record has no counts, and is marked");
+	cJSON_Delete(res);
+	res = module_result("\"windows\":[7,3],\"ops_per_window\":100");
+	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "switches"),
+	      "windows without switches refused: nothing says they are samples");
+	free(why);
+	why = NULL;
+	cJSON_Delete(res);
+	res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
+			    "\"loop_window\":3");
+	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "switches"),
+	      "a loop window without its switches refused");
+	free(why);
+	cJSON_Delete(res);
+	cost_free(&cf);
+}
+
+/* The twin loop's window entered by a switch: no sample is net of true counts. */
+static void test_join_all_rejected(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
+				   "\"loop_window\":9,\"loop_switches\":1");
+	const cJSON *m;
+	struct cost_rejected rej;
+	struct cost_file cf;
+	char *why = NULL, *words;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a switched loop window joins");
+	m = metric(res, "instructions_per_op[size=64]");
+	CHECK(m && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) == 0 &&
+	      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "gross")) == 0,
+	      "no sample: none is 0, none is estimated");
+	CHECK(cost_rejected(m, &rej) && rej.windows == 2 && rej.loop_switched == 2 &&
+	      rej.switched == 0, "both windows rejected, by the loop's switch");
+	words = cost_rejected_words(m);
+	CHECK_STR(words, "all 2 windows rejected: a context switch entered them (0 the sample's "
+		  "window, 2 its twin loop's)", "the words say all");
+	free(words);
+	CHECK(!strcmp(cJSON_GetObjectItemCaseSensitive(raw_at(res, 1), "rejected")->valuestring,
+		      "a context switch entered the twin loop's window") &&
+	      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+			raw_at(res, 1), "loop"), "switches")->valuedouble == 1,
+	      "each record is marked, the loop's switches beside it");
+	cJSON_Delete(res);
+	cost_free(&cf);
 }
 
 /* The runner's path: frames with windows become results with the model's metrics. */
@@ -201,7 +337,7 @@ static void test_frames(void)
 		"{\"name\":\"t\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":64}}]}";
 	const char *res = "{\"test\":\"fastpath\",\"params\":{\"size\":64},\"metrics\":{"
 			  "\"alloc_ns_per_op\":{\"unit\":\"ns\",\"better\":\"lower\","
-			  "\"samples\":[10.5,11.5],\"windows\":[3,7],\"ops_per_window\":50}}}";
+			  "\"samples\":[10.5,11.5],\"windows\":[3,7],\"switches\":[0,0],\"ops_per_window\":50}}}";
 	char *chan = xasprintf("@SB result 0 %zu\n%s\n", strlen(res), res);
 	cJSON *doc = cJSON_CreateObject(), *tests, *boot = cJSON_CreateObject(), *m;
 	struct cost_file cf;
@@ -233,11 +369,214 @@ static void test_frames(void)
 	cJSON_Delete(doc);
 }
 
+/* One boot's result of alloc_ns_per_op in windows 3 and 7, with @switches. */
+static int add_boot(cJSON *doc, const struct workload *w, const struct cost_file *cf,
+		    const char *switches)
+{
+	char *res = xasprintf("{\"test\":\"fastpath\",\"params\":{\"size\":64},\"metrics\":{"
+			      "\"alloc_ns_per_op\":{\"unit\":\"ns\",\"better\":\"lower\","
+			      "\"samples\":[10.5,11.5],\"windows\":[3,7],\"switches\":%s,"
+			      "\"ops_per_window\":50}}}", switches);
+	char *chan = xasprintf("@SB result 0 %zu\n%s\n", strlen(res), res);
+	cJSON *boot = cJSON_CreateObject();
+	struct results_cost rc = { cf, "f" };
+	char *why = NULL;
+	int ret;
+
+	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "boots"), boot);
+	ret = results_add_frames_cost(doc, boot, w, chan, strlen(chan), NULL, "", &rc, &why);
+	free(why);
+	free(chan);
+	free(res);
+	return ret;
+}
+
+/* Rejected windows over a run's boots: summed; a count with none left is absent. */
+static void test_frames_rejected(void)
+{
+	static const char workload_text[] =
+		"{\"name\":\"t\",\"tests\":[{\"test\":\"fastpath\",\"params\":{\"size\":64}}]}";
+	cJSON *doc = cJSON_CreateObject(), *t;
+	const cJSON *m, *boots;
+	struct cost_rejected rej;
+	struct cost_file cf;
+	struct workload w;
+	char *words;
+
+	workload_parse("t.json", workload_text, 0, &w);
+	cost_parse("f", fixture, &cf);
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), cJSON_CreateObject());
+	cJSON_AddArrayToObject(doc, "boots");
+	CHECK(add_boot(doc, &w, &cf, "[0,1]") == 0 && add_boot(doc, &w, &cf, "[0,0]") == 0 &&
+	      add_boot(doc, &w, &cf, "[3,1]") == 0, "three boots go in, one and two windows "
+	      "rejected");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"), 0);
+	m = test_metric(t, "alloc_instructions_per_op");
+	boots = cJSON_GetObjectItemCaseSensitive(m, "boots");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) == 3 &&
+	      cJSON_GetArraySize(cJSON_GetArrayItem(boots, 0)) == 1 &&
+	      cJSON_GetArraySize(cJSON_GetArrayItem(boots, 1)) == 2 &&
+	      cJSON_GetArraySize(cJSON_GetArrayItem(boots, 2)) == 0,
+	      "the samples kept, per boot: 1, 2 and none");
+	CHECK(cost_rejected(m, &rej) && rej.windows == 3 && rej.switched == 3,
+	      "the rejected windows summed over the boots: 3");
+	words = cost_rejected_words(m);
+	CHECK(words && strstr(words, "3 of 6 windows rejected"), "of 6 windows in all");
+	free(words);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+		      test_metric(t, "alloc_ns_per_op"), "switches")) == 6,
+	      "the module's switches are kept beside its samples, as its irqs");
+	results_summarize(doc);
+	CHECK(test_metric(t, "alloc_instructions_per_op") && !test_absent_metric(t,
+	      "alloc_instructions_per_op"), "a count with samples left stays");
+	cJSON_Delete(doc);
+
+	doc = cJSON_CreateObject();
+	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), cJSON_CreateObject());
+	cJSON_AddArrayToObject(doc, "boots");
+	add_boot(doc, &w, &cf, "[1,1]");
+	add_boot(doc, &w, &cf, "[2,5]");
+	results_summarize(doc);
+	t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"), 0);
+	m = test_absent_metric(t, "alloc_instructions_per_op");
+	CHECK(!test_metric(t, "alloc_instructions_per_op") && m,
+	      "every window rejected: the count is absent, not 0");
+	words = cost_rejected_words(m);
+	CHECK_STR(words, "all 4 windows rejected: a context switch entered them (4 the sample's "
+		  "window, 0 its twin loop's)", "and says why");
+	free(words);
+	CHECK(test_metric(t, "alloc_ns_per_op") && cJSON_GetArraySize(test_absent_metrics(t)) ==
+	      COST_NR, "the eight counts set aside, the time kept");
+	cJSON_Delete(doc);
+	cost_free(&cf);
+	workload_free(&w);
+}
+
+/* @n counts in insns/op, each a boot; @rejected windows of them, if any. */
+static void count_metric(cJSON *metrics, const char *name, const double *x, int n, int rejected)
+{
+	cJSON *o;
+
+	fixture_metric(metrics, name, "insns/op", "lower", x, n);
+	if (!rejected)
+		return;
+	o = cJSON_AddObjectToObject(cJSON_GetObjectItem(metrics, name), "rejected");
+	cJSON_AddNumberToObject(o, "windows", rejected);
+	cJSON_AddNumberToObject(o, "switched", rejected);
+	cJSON_AddNumberToObject(o, "loop_switched", 0);
+}
+
+/*
+ * slab against slub, counts of the cost model: instructions with 2 and 1
+ * windows rejected (@rejecting), irqflag with none; slub's loads absent,
+ * every window rejected, when @rejecting.
+ */
+static void count_docs(cJSON **docs, bool rejecting)
+{
+	const double a[] = { 140, 140, 140 }, b[] = { 150, 150, 150 }, q[] = { 2, 2, 2 };
+	cJSON *metrics, *absent;
+
+	docs[0] = fixture_timed_doc("slab", "cost", &metrics);
+	count_metric(metrics, "instructions_per_op", a, 3, rejecting ? 2 : 0);
+	count_metric(metrics, "loads_per_op", a, 3, 0);
+	count_metric(metrics, "irqflag_per_op", q, 3, 0);
+	docs[1] = fixture_timed_doc("slub", "cost", &metrics);
+	count_metric(metrics, "instructions_per_op", b, 3, rejecting ? 1 : 0);
+	count_metric(metrics, "loads_per_op", b, rejecting ? 0 : 3, rejecting ? 4 : 0);
+	count_metric(metrics, "irqflag_per_op", q, 3, 0);
+	if (rejecting) {
+		absent = cJSON_AddObjectToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(docs[1],
+							"tests"), 0), "absent_metrics");
+		cJSON_AddItemToObject(absent, "loads_per_op",
+				      cJSON_DetachItemFromObject(metrics, "loads_per_op"));
+	}
+	for (int i = 0; i < 2; i++)
+		cJSON_AddArrayToObject(docs[i], "boots");
+}
+
+static const struct cmp_row *row_of(const struct comparison *c, const char *metric)
+{
+	for (int i = 0; i < c->nr_rows; i++)
+		if (!strcmp(c->rows[i].metric, metric))
+			return &c->rows[i];
+	return NULL;
+}
+
+/* compare and report: "exact" only with how many windows were rejected; absent, never 0. */
+static void test_compare_rejected(void)
+{
+	static const char *const p[] = { "a.json", "b.json" };
+	const struct cmp_row *ins, *loads;
+	struct comparison c;
+	cJSON *docs[2], *j, *cell;
+	char *text, *gate, *report;
+	bool warned = false;
+
+	count_docs(docs, true);
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "counts with rejected windows compare");
+	ins = row_of(&c, "instructions_per_op");
+	loads = row_of(&c, "loads_per_op");
+	CHECK(ins && ins->rejected == 2 && ins->cells[0].rejected == 1 && ins->cells[0].exact &&
+	      ins->cells[0].significant, "the kept counts: exact, a change, 2 and 1 rejected");
+	CHECK(loads && !loads->cells[0].present && loads->cells[0].absent &&
+	      strstr(loads->cells[0].absent, "all 4 windows rejected"),
+	      "a count with every window rejected: absent, with why");
+	for (int i = 0; i < c.nr_warnings; i++)
+		warned |= strstr(c.warnings[i], "absent, not compared: loads_per_op") != NULL;
+	CHECK(warned, "a warning names the absent count and why");
+	text = compare_text(&c);
+	CHECK(strstr(text, "exact, 3 rej.") &&
+	      strstr(text, "N rej.: counts of the cost model's windows kept") &&
+	      strstr(text, "absent"), "the table: exact, 3 rejected; absent; the legend");
+	free(text);
+	j = compare_json(&c);
+	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(j, "tests"), 0), "metrics"), 1), "runs"), 0);
+	CHECK(cJSON_GetObjectItem(cell, "absent") && !cJSON_GetObjectItem(cell, "value"),
+	      "JSON: the absent count has its reason and no value");
+	cJSON_Delete(j);
+	CHECK(compare_regressions(&c, 0, &gate) == 1 && strstr(gate, "3 windows rejected"),
+	      "the gate's line says how many windows were rejected");
+	free(gate);
+	report = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(check_says(report, "instructions per op +7.1% regression (exact count, 3 windows "
+		   "rejected)"), "the report's subject: an exact count, 3 windows rejected");
+	CHECK(check_says(report, "windows rejected, a context switch entered them: 2 in slab, 1 in "
+		   "slub") && check_says(report, "0 in slab, every one in slub") &&
+	      check_says(report, "the count is absent"), "the report: how many, per count; absent");
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+
+	count_docs(docs, false);
+	CHECK(compare_build(&c, p, (const cJSON *const *)docs, 2, 0.05, NULL, NULL) == 0,
+	      "counts without rejections compare");
+	text = compare_text(&c);
+	report = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(!strstr(text, "rej.") && !strstr(text, "absent") && !strstr(report, "rejected") &&
+	      check_says(report, "(exact count)") && c.nr_warnings == 0,
+	      "none rejected: exact, and nothing said of rejections");
+	free(text);
+	free(report);
+	compare_free(&c);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 int main(void)
 {
 	test_parse();
 	test_parse_errors();
 	test_join();
+	test_join_no_switch();
+	test_join_rejected();
+	test_join_all_rejected();
 	test_frames();
+	test_frames_rejected();
+	test_compare_rejected();
 	return check_done();
 }

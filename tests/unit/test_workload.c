@@ -112,7 +112,10 @@ static const char catalogue[] =
 	"{\"name\":\"repeats\",\"type\":\"u64\",\"default\":5,\"min\":1,\"max\":1000},"
 	"{\"name\":\"api\",\"type\":\"enum\",\"default\":\"cache\","
 	"\"choices\":[\"cache\",\"kmalloc\"]}]},"
-	"{\"name\":\"merge\",\"params\":[]}]";
+	"{\"name\":\"merge\",\"params\":[]},"
+	"{\"name\":\"nolock\",\"available\":false,\"absent\":\"not in this kernel\","
+	"\"params\":[{\"name\":\"size\",\"type\":\"u64\",\"default\":64,\"min\":8,\"max\":8192}]},"
+	"{\"name\":\"calib\",\"available\":true,\"params\":[]}]";
 
 /* The workload of @tests with --repeat=@repeat checked against @cat, which it frees. */
 static int check_in(cJSON *cat, const char *tests, long repeat)
@@ -146,11 +149,15 @@ static void test_catalogue(void)
 		"{\"test\":\"fastpath\",\"params\":{\"api\":\"vmalloc\"}}",
 		"{\"test\":\"fastpath\",\"params\":{\"api\":1}}",
 		"{\"test\":\"merge\",\"params\":{\"size\":64}}",
+		"{\"test\":\"nolock\"}",
+		"{\"test\":\"nolock\",\"params\":{\"size\":64}}",
 	};
 
 	CHECK(check_against("{\"test\":\"fastpath\",\"params\":{\"size\":8,\"repeats\":1000,"
 			    "\"api\":\"kmalloc\"}},{\"test\":\"merge\"}", 0) == 0,
 	      "a workload within the catalogue's bounds passes");
+	CHECK(check_against("{\"test\":\"calib\"}", 0) == 0,
+	      "a test the catalogue marks available passes");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(check_against(bad[i], 0) == -1, "catalogue check refuses %s", bad[i]);
 	CHECK(check_against("{\"test\":\"fastpath\"}", 1001) == -1,

@@ -75,17 +75,22 @@ static bool fz_read_param(const struct json *j, struct fz_param *p)
 
 /*
  * The catalogue as kmod/sb_spec.c writes it: an array of tests, each
- * {"name", "description", "params": [...]}, each parameter {"name",
+ * {"name", "description", "available" (and "absent", why not),
+ * "params": [...]}, each parameter {"name",
  * "description", "type", and its bounds ("u64") or choices ("enum")}.
  */
 int fz_parse_catalogue(const char *text, size_t len, struct fz_catalogue *c)
 {
 	struct json *root = json_parse(text, len);
-	const struct json *t, *p, *params;
+	const struct json *t, *p, *params, *avail;
 	struct fz_test *test;
 	bool ok = root && root->type == JSON_ARRAY && root->child;
 
 	for (t = ok ? root->child : NULL; t && ok; t = t->next) {
+		avail = json_get(t, "available");
+		/* A test this kernel cannot run is refused as an unknown one is. */
+		if (avail && avail->type == JSON_FALSE)
+			continue;
 		params = json_get(t, "params");
 		ok = c->nr_tests < FZ_MAX_TESTS && params &&
 		     params->type == JSON_ARRAY;
