@@ -26,7 +26,7 @@ echo "edit-loop  6.1+$TMP/series  base alloc-slub" >"$SLABBENCH_VARIANTS"
 note() { echo "edit-loop: $*" >&2; }
 
 # The unpatched kernel, and the tree the series applies to (ours).
-"$SB" kernel build slub >"$TMP/slub.kv"
+vm/kernel.sh build slub >"$TMP/slub.kv"
 src=$(sed -n 's/^source=//p' "$TMP/slub.kv")
 cold=$(sed -n 's/^build_seconds=//p' "$TMP/slub.kv")
 grep -q '^static __always_inline void \*slab_alloc_node(' "$src/mm/slub.c" ||
@@ -45,13 +45,13 @@ series() {
 
 series "/* slabbench edit loop: before the edit */"
 note "building the series before the edit (not timed)"
-"$SB" kernel build edit-loop >/dev/null
+vm/kernel.sh build edit-loop >/dev/null
 
 series "cpu_relax(); /* slabbench edit loop: after the edit */"
 # This build's own ccache counts, not the machine's: other builds may run.
 export CCACHE_STATSLOG=$TMP/ccache.log
 start=$(date +%s.%N)
-"$SB" kernel build edit-loop >"$TMP/edit.kv"
+vm/kernel.sh build edit-loop >"$TMP/edit.kv"
 built=$(date +%s.%N)
 stats=$(ccache --show-log-stats 2>/dev/null || true)
 unset CCACHE_STATSLOG

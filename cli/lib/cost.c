@@ -131,35 +131,6 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
 	return cf->n ? bsearch(&key, cf->w, cf->n, sizeof(*cf->w), by_id) : NULL;
 }
 
-/* One window id per sample, its batches and vCPUs summed. */
-	if (nr)
-		qsort(cf->w, nr, sizeof(*cf->w), by_id);
-	for (size_t i = 0; i < nr; i++) {
-		if (cf->n && cf->w[cf->n - 1].id == cf->w[i].id) {
-			for (int k = 0; k < COST_NR; k++)
-				cf->w[cf->n - 1].c[k] += cf->w[i].c[k];
-			cf->w[cf->n - 1].intr += cf->w[i].intr;
-			continue;
-		}
-		cf->w[cf->n++] = cf->w[i];
-	}
-	return 0;
-}
-
-void cost_free(struct cost_file *cf)
-{
-	free(cf->geometry);
-	free(cf->w);
-	*cf = (struct cost_file){ 0 };
-}
-
-const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id)
-{
-	struct cost_window key = { .id = id };
-
-	return cf->n ? bsearch(&key, cf->w, cf->n, sizeof(*cf->w), by_id) : NULL;
-}
-
 char *cost_metric_name(const char *name, enum cost_counter k)
 {
 	const char *ns = strstr(name, "ns_per_"), *stem = cost_counters[k].metric;
