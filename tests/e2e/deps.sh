@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The README's two commands are the whole setup: what make demo and make
-# test install (scripts/install-deps.sh --list) must bring every package a
-# variant's build reads (vm/kernel.sh packages) and every program the
-# harness and its tests run. A package counts as brought when it is in the
-# list or in the list's dependency closure. Boots nothing: this is the
-# check that would have caught issue 21 (the slub-6.12 and debian variants'
-# packages missing after make demo, because make test installed nothing).
+# The README's two commands are the whole setup: what make demo, make test
+# and make test-slow install (scripts/install-deps.sh --list) must bring
+# every package a variant's build reads (vm/kernel.sh packages) and every
+# program the harness and its tests run. A package counts as brought when
+# it is in the list or in the list's dependency closure; and since make
+# test installed its list before this runs, every package of it must be
+# installed, and so must the headers of the debian variant's ABI: apt's
+# candidate may have moved past what is installed. Boots nothing.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
@@ -23,6 +24,7 @@ closure() {
 }
 closure all >"$TMP/all"
 closure demo >"$TMP/demo"
+closure slow >"$TMP/slow"
 check "the install lists resolve to packages (apt-get update done)" \
 	test "$(wc -l <"$TMP/demo")" -gt "$(scripts/install-deps.sh --list demo | wc -l)"
 
@@ -36,6 +38,24 @@ brought() {
 	[ -z "$miss" ] || echo "# $mode does not install$miss ($what)"
 	[ -z "$miss" ]
 }
+
+# What make test installed, by dpkg's word, not apt's.
+installed() {
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -qx 'install ok installed'
+}
+missing=
+for p in $(scripts/install-deps.sh --list all); do
+	installed "$p" || missing="$missing $p"
+done
+check "every package make test installs is installed${missing:+ (missing:$missing)}" test -z "$missing"
+abi=$(vm/kernel.sh debian-abi 2>"$TMP/abi.err")
+check "the debian variant's ABI ($abi) has its headers installed" \
+	bash -c "[ -n '$abi' ] && [ -d '/usr/src/linux-headers-$abi' ] &&
+		dpkg-query -W -f='\${Status}' 'linux-headers-$abi' | grep -qx 'install ok installed'"
+headers=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+	sed -n 's/.*linux-headers-\([^ ,]*\).*/\1/p')
+check "... and it is that of the installed linux-headers-amd64 ($headers), or its image is gone" \
+	bash -c "[ '$abi' = '$headers' ] || ! apt-cache show 'linux-image-$headers' >/dev/null 2>&1"
 
 for v in $(vm/kernel.sh names); do
 	# shellcheck disable=SC2046
@@ -67,12 +87,30 @@ owner() {
 demo_progs="/usr/bin/gcc /usr/bin/make /usr/bin/bc /usr/bin/bison /usr/bin/flex
 	/usr/bin/patch /usr/bin/xz /usr/bin/ccache /bin/cpio /usr/bin/qemu-system-x86_64
 	/bin/busybox /usr/bin/gnuplot /usr/bin/jq"
-test_progs="$demo_progs /usr/bin/perf /usr/bin/git /usr/bin/sparse /usr/bin/shellcheck"
+# The tests besides: the mail tests' Python, runner.sh's pgrep.
+test_progs="$demo_progs /usr/bin/perf /usr/bin/git /usr/bin/sparse /usr/bin/shellcheck
+	/usr/bin/python3 /usr/bin/pgrep"
 for path in $test_progs; do
 	pkg=$(owner "$path")
 	check "make test installs the package of $path (${pkg:-none})" \
 		brought all "$path" "${pkg:-$path}"
 done
+missing=
+for path in $test_progs; do
+	[ -x "$path" ] || missing="$missing $path"
+done
+check "every program make test runs is installed${missing:+ (missing:$missing)}" test -z "$missing"
+# tests/slow's own, by the package that ships each where it is not
+# installed yet (dpkg -S knows only what is).
+for prog in /usr/sbin/slurmctld:slurmctld /usr/sbin/slurmd:slurmd /usr/bin/sbatch:slurm-client \
+	/usr/sbin/munged:munge /usr/bin/distccd:distcc; do
+	path=${prog%%:*}
+	pkg=$(owner "$path")
+	check "make test-slow installs the package of $path (${pkg:-${prog#*:}})" \
+		brought slow "$path" "${pkg:-${prog#*:}}"
+done
+check "make test-slow installs everything make test does" \
+	bash -c "scripts/install-deps.sh --list all | grep -vxFf <(scripts/install-deps.sh --list slow) | grep -q . && exit 1 || exit 0"
 for path in $demo_progs; do
 	pkg=$(owner "$path")
 	check "make demo installs the package of $path (${pkg:-none})" \
@@ -81,12 +119,17 @@ done
 
 # The targets install before anything else, and CI runs the README's
 # test command and nothing besides.
-for target in test test-slow bench check; do
+for target in test bench check; do
 	check "make $target installs what is missing first" \
 		test "$(make -n --no-print-directory "$target" 2>/dev/null | head -n 1)" = scripts/install-deps.sh
 done
 check "make demo installs what is missing first" \
 	test "$(make -n --no-print-directory demo 2>/dev/null | head -n 1)" = "scripts/install-deps.sh demo"
+check "make test-slow installs what is missing first, the slow set" \
+	test "$(make -n --no-print-directory test-slow 2>/dev/null | head -n 1)" = "scripts/install-deps.sh slow"
+check "no test installs a package of its own: scripts/install-deps.sh does" \
+	bash -c '! grep -lE "^[[:space:]]*([A-Z_]+=[^ ]+ +)*(sudo +)?apt(-get)? .*install" \
+		tests/e2e/*.sh tests/slow/*.sh'
 check ".ci/run runs the README's test command alone" \
 	test "$(grep -vE '^(#|set |cd |$)' .ci/run)" = "make test"
 check "the README's first screen gives make demo and make test" \
