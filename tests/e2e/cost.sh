@@ -11,6 +11,8 @@
 # fails it, each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
+plan 49
+
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
 counts() {
 	jq -c --argjson units "$2" '[.tests[].metrics | to_entries[] |

@@ -16,6 +16,28 @@ cd "$(dirname "$0")/../.." || exit 1
 # Only the built-in variants: a user's own tree is theirs to provide.
 export SLABBENCH_VARIANTS=$TMP/no-user-variants
 
+# The cases: the variants, those the demo runs (as scripts/demo.sh names
+# them), and the programs by the path the code runs them from. Kernel
+# builds (vm/kernel.sh), guests (cli/vm.c, cli/guest.c: busybox and perf
+# go into the guest), charts, the tests' jq and git, make check; the mail
+# tests' Python, runner.sh's pgrep; tests/slow's own, with the package
+# that ships each where it is not installed yet (dpkg -S knows only what
+# is).
+variants=$(vm/kernel.sh names)
+demo_variants=$(sed -n 's/.*--alloc=\([^ ]*\).*/\1/p' scripts/demo.sh | tr ',' '\n' | sort -u)
+demo_progs="/usr/bin/gcc /usr/bin/make /usr/bin/bc /usr/bin/bison /usr/bin/flex
+	/usr/bin/patch /usr/bin/xz /usr/bin/ccache /bin/cpio /usr/bin/qemu-system-x86_64
+	/bin/busybox /usr/bin/gnuplot /usr/bin/jq"
+test_progs="$demo_progs /usr/bin/perf /usr/bin/git /usr/bin/sparse /usr/bin/shellcheck
+	/usr/bin/python3 /usr/bin/pgrep"
+slow_progs="/usr/sbin/slurmctld:slurmctld /usr/sbin/slurmd:slurmd /usr/bin/sbatch:slurm-client
+	/usr/sbin/munged:munge /usr/bin/distccd:distcc"
+count() {
+	echo "$1" | wc -w
+}
+plan $((15 + $(count "$variants") + $(count "$demo_variants") + $(count "$test_progs") +
+	$(count "$slow_progs") + $(count "$demo_progs")))
+
 closure() {
 	# shellcheck disable=SC2046
 	apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
@@ -57,21 +79,19 @@ headers=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
 check "... and it is that of the installed linux-headers-amd64 ($headers), or its image is gone" \
 	bash -c "[ '$abi' = '$headers' ] || ! apt-cache show 'linux-image-$headers' >/dev/null 2>&1"
 
-for v in $(vm/kernel.sh names); do
+for v in $variants; do
 	# shellcheck disable=SC2046
 	check "make test installs what variant $v builds from" \
 		brought all "$v" $(vm/kernel.sh packages "$v")
 done
-# The variants the demo runs, as scripts/demo.sh names them.
-for v in $(sed -n 's/.*--alloc=\([^ ]*\).*/\1/p' scripts/demo.sh | tr ',' '\n' | sort -u); do
+for v in $demo_variants; do
 	# shellcheck disable=SC2046
 	check "make demo installs what variant $v builds from" \
 		brought demo "$v" $(vm/kernel.sh packages "$v")
 done
 
-# The programs by the path the code runs them from, and the package that
-# ships that path (dpkg -S, trying the /usr-merged twin of a /bin path and
-# the file an alternatives link ends at).
+# The package that ships a program's path (dpkg -S, trying the /usr-merged
+# twin of a /bin path and the file an alternatives link ends at).
 owner() {
 	local path=$1 alt
 	case $path in
@@ -82,14 +102,6 @@ owner() {
 	{ dpkg -S "$path" || dpkg -S "$alt" || dpkg -S "$(realpath "$path")"; } 2>/dev/null |
 		grep -v '^diversion' | head -n 1 | cut -d: -f1
 }
-# Kernel builds (vm/kernel.sh), guests (cli/vm.c, cli/guest.c: busybox and
-# perf go into the guest), charts, the tests' jq and git, make check.
-demo_progs="/usr/bin/gcc /usr/bin/make /usr/bin/bc /usr/bin/bison /usr/bin/flex
-	/usr/bin/patch /usr/bin/xz /usr/bin/ccache /bin/cpio /usr/bin/qemu-system-x86_64
-	/bin/busybox /usr/bin/gnuplot /usr/bin/jq"
-# The tests besides: the mail tests' Python, runner.sh's pgrep.
-test_progs="$demo_progs /usr/bin/perf /usr/bin/git /usr/bin/sparse /usr/bin/shellcheck
-	/usr/bin/python3 /usr/bin/pgrep"
 for path in $test_progs; do
 	pkg=$(owner "$path")
 	check "make test installs the package of $path (${pkg:-none})" \
@@ -100,10 +112,7 @@ for path in $test_progs; do
 	[ -x "$path" ] || missing="$missing $path"
 done
 check "every program make test runs is installed${missing:+ (missing:$missing)}" test -z "$missing"
-# tests/slow's own, by the package that ships each where it is not
-# installed yet (dpkg -S knows only what is).
-for prog in /usr/sbin/slurmctld:slurmctld /usr/sbin/slurmd:slurmd /usr/bin/sbatch:slurm-client \
-	/usr/sbin/munged:munge /usr/bin/distccd:distcc; do
+for prog in $slow_progs; do
 	path=${prog%%:*}
 	pkg=$(owner "$path")
 	check "make test-slow installs the package of $path (${pkg:-${prog#*:}})" \

@@ -10,6 +10,8 @@
 # (make test-slow); the cost model's count of FZPU: tests/e2e/cost.sh.
 . tests/e2e/lib.sh
 
+plan 7
+
 quick=(--workload=quick)
 nometric='[.. | objects | select(has("significant")) | .significant] | length > 0 and all(. == false)'
 

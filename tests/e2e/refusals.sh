@@ -7,6 +7,8 @@
 # guest that runs: QEMU exits at once.
 . tests/e2e/lib.sh
 
+plan 8
+
 "$SB" run --alloc=slab --accel=cost --caches=l1d=32K/3/64 --workload=quick \
 	-o "$TMP/geom.json" >/dev/null 2>"$TMP/geom.err"
 rc=$?

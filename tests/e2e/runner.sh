@@ -4,6 +4,10 @@
 # the KVM fallback and per-run inputs. Uses the slub guest.
 . tests/e2e/lib.sh
 
+# Four checks of --accel=auto on each kind of host: KVM that works, KVM
+# that is broken, no KVM.
+plan 38
+
 cat >"$TMP/info.json" <<'JSON'
 { "name": "info", "tests": [ { "test": "merge" } ] }
 JSON
@@ -111,6 +115,9 @@ check "--accel=auto completes" jqt "$TMP/a1.json" '.status == "complete"'
 if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	if jqt "$TMP/a1.json" '.vm.accel == "kvm"'; then
 		check "working KVM is used" true
+		check "working KVM: no fallback said" bash -c "! grep -q 'KVM is present' '$TMP/a1.err'"
+		check "working KVM: the verdict is kept" grep -q ' ok$' "$verdict"
+		check "working KVM: times not marked emulated" jqt "$TMP/a1.json" '.vm.emulated_time == false'
 	else
 		check "broken KVM: the fallback is said" grep -q "KVM is present but" "$TMP/a1.err"
 		check "broken KVM: the verdict is kept" grep -q broken "$verdict"
@@ -120,6 +127,9 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	fi
 else
 	check "no usable /dev/kvm: TCG" jqt "$TMP/a1.json" '.vm.accel == "tcg"'
+	check "no usable /dev/kvm: nothing said of KVM" bash -c "! grep -q 'KVM' '$TMP/a1.err'"
+	check "no usable /dev/kvm: no verdict kept" test ! -e "$verdict"
+	check "no usable /dev/kvm: times marked emulated" jqt "$TMP/a1.json" '.vm.emulated_time == true'
 fi
 "$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" --accel=icount -o "$TMP/ic.json" >/dev/null
 check "--accel=icount runs on one vCPU and is recorded" \

@@ -9,6 +9,8 @@
 # (scripts/install-deps.sh slow); about two cold builds.
 . tests/e2e/lib.sh
 
+plan 9
+
 check "distcc is installed (scripts/install-deps.sh slow)" bash -c "command -v distccd >/dev/null"
 
 V=slub

@@ -9,6 +9,8 @@
 # minutes on 2 cores.
 . tests/e2e/lib.sh
 
+plan 14
+
 for v in slub-distro slab-distro; do
 	start=$SECONDS
 	check "$v: the kernel builds" "$SB" kernel build "$v" >/dev/null

@@ -14,6 +14,8 @@
 # regression beyond the floor, and the gate and the report must say so.
 . tests/e2e/lib.sh
 
+plan 16
+
 floor_boots=${SLABBENCH_SLOWDOWN_BOOTS:-10}
 times='[.tests[].metrics[] | select(.name == "ns_per_op") | .runs[0]]'
 

@@ -11,6 +11,8 @@
 # slow). About 6 minutes on 2 loaded cores, kernels cached.
 . tests/e2e/lib.sh
 
+plan 19
+
 check "slurm-wlm and munge are installed (scripts/install-deps.sh slow)" \
 	bash -c "for p in slurmctld slurmd sbatch sinfo munged; do command -v \$p >/dev/null || exit 1; done"
 
