@@ -82,7 +82,9 @@ esac
 # apt's own sources as they are.
 sources=$(dirname "$0")/../vm/sources
 fetched=()
-[ "${1:-all}" = all ] && read -ra fetched <<<"$(awk '!/^#/ && NF { print $1 }' "$sources")"
+case ${1:-all} in
+all | slow) read -ra fetched <<<"$(awk '!/^#/ && NF { print $1 }' "$sources")" ;;
+esac
 if [ -n "$list" ]; then
 	printf '%s\n' "${PACKAGES[@]}"
 	for t in "${fetched[@]}"; do

@@ -35,14 +35,24 @@ slow_progs="/usr/sbin/slurmctld:slurmctld /usr/sbin/slurmd:slurmd /usr/bin/sbatc
 count() {
 	echo "$1" | wc -w
 }
-plan $((15 + $(count "$variants") + $(count "$demo_variants") + $(count "$test_progs") +
+plan $((16 + $(count "$variants") + $(count "$demo_variants") + $(count "$test_progs") +
 	$(count "$slow_progs") + $(count "$demo_progs")))
 
+# The packages vm/kernel.sh fetches into its cache from suites apt does
+# not list (vm/sources).
+fetched() {
+	awk '!/^#/ && NF { for (i = 3; i <= NF; i++) print $i }' vm/sources
+}
+# A list's closure: apt's, and the fetched packages the list names.
 closure() {
 	# shellcheck disable=SC2046
-	apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances $(scripts/install-deps.sh --list "$1") \
-		2>/dev/null | grep -v '^ ' | tr -d '<>' | sort -u
+	{
+		apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+			--no-breaks --no-replaces --no-enhances $(scripts/install-deps.sh --list "$1") \
+			2>/dev/null | grep -v '^ ' | tr -d '<>'
+		scripts/install-deps.sh --list "$1" |
+			grep -xFf <(fetched)
+	} | sort -u
 }
 closure all >"$TMP/all"
 closure demo >"$TMP/demo"
@@ -61,15 +71,19 @@ brought() {
 	[ -z "$miss" ]
 }
 
-# What make test installed, by dpkg's word, not apt's.
+# What make test installed, by dpkg's word, not apt's; what it fetched,
+# by kernel list's.
 installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -qx 'install ok installed'
 }
 missing=
-for p in $(scripts/install-deps.sh --list all); do
+for p in $(scripts/install-deps.sh --list all | grep -vxFf <(fetched)); do
 	installed "$p" || missing="$missing $p"
 done
 check "every package make test installs is installed${missing:+ (missing:$missing)}" test -z "$missing"
+vm/kernel.sh list >"$TMP/list" 2>&1
+check "every variant's source is installed or fetched (kernel list)" \
+	bash -c "! grep -E 'not (installed|fetched)' '$TMP/list'"
 abi=$(vm/kernel.sh debian-abi 2>"$TMP/abi.err")
 check "the debian variant's ABI ($abi) has its headers installed" \
 	bash -c "[ -n '$abi' ] && [ -d '/usr/src/linux-headers-$abi' ] &&
