@@ -132,7 +132,9 @@ test: deps
 	$(MAKE) all $(UNIT_TESTS)
 	tests/run.sh $(UNIT_TESTS)
 
-test-slow: deps
+# The slow tests' own packages (Slurm, munge, distcc) besides make test's.
+test-slow:
+	scripts/install-deps.sh slow
 	$(MAKE) all
 	SLABBENCH_TESTS=slow tests/run.sh
 

@@ -33,6 +33,14 @@ struct fastpath {
 	struct sb_samples *samples;
 	u64 extra_loops;	/* spins of sb_spin() per pair, for sb_extra_ns */
 	u64 spin_ps;		/* one spin's time as calibrated, in ps */
+	u64 calib_best_ns;	/* the fastest calibration timing */
+	u64 calib_timings;	/* how many were taken */
+	/*
+	 * What the known slowdown did in the timed repeats: the tests judge
+	 * it by these counts, as emulated time cannot be held to a threshold.
+	 */
+	u64 extra_pairs;
+	u64 extra_spins;
 };
 
 /* Spins of one calibration timing; a fraction of a millisecond under TCG. */
@@ -43,10 +51,13 @@ struct fastpath {
  * microsecond under TCG, far more than the fifth of a fast-path pair a
  * known-answer test adds.
  */
-static noinline void sb_spin(u64 loops)
+static noinline u64 sb_spin(u64 loops)
 {
-	while (loops--)
+	u64 n;
+
+	for (n = 0; n < loops; n++)
 		barrier();
+	return n;
 }
 
 /*
@@ -62,6 +73,8 @@ static void fastpath_calibrate(struct fastpath *f, u64 *best)
 
 	sb_spin(SPIN_CALIBRATION);
 	*best = min(*best, ktime_get_ns() - t);
+	f->calib_best_ns = *best;
+	f->calib_timings++;
 	f->spin_ps = max_t(u64, div64_u64(*best * 1000, SPIN_CALIBRATION), 1);
 	f->extra_loops = div64_u64((u64)sb_extra_ns * 1000 + f->spin_ps / 2,
 				   f->spin_ps);
@@ -99,8 +112,10 @@ static __always_inline int fastpath_batch(struct fastpath *f, u64 n, bool twin,
 			kmem_cache_free(f->cache, obj);
 		else
 			kfree(obj);
-		if (extra)
-			sb_spin(f->extra_loops);
+		if (extra) {
+			f->extra_spins += sb_spin(f->extra_loops);
+			f->extra_pairs++;
+		}
 	}
 	return 0;
 }
@@ -173,6 +188,8 @@ static int fastpath_pinned(void *arg)
 	} while (!ret && sb_warming(start));
 	if (!ret)
 		ret = fastpath_loop(f, iters, &f->samples->loop[0], true);
+	f->extra_pairs = 0;
+	f->extra_spins = 0;
 	for (r = 0; !ret && r < f->ctx->val[P_REPEATS]; r++) {
 		ret = fastpath_loop(f, iters, &t, twin);
 		sb_sample(f->samples, 0, r, &t);
@@ -209,9 +226,14 @@ static int fastpath_run(struct sb_ctx *ctx)
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
 	if (ret)
 		goto out;
-	if (sb_extra_ns)
+	if (sb_extra_ns) {
 		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
 			  sb_extra_ns, f.extra_loops, f.spin_ps);
+		sb_printf(ctx->out, "\"calib_spins\":%d,\"calib_best_ns\":%llu,\"calib_timings\":%llu,",
+			  SPIN_CALIBRATION, f.calib_best_ns, f.calib_timings);
+		sb_printf(ctx->out, "\"extra_pairs\":%llu,\"extra_spins\":%llu,",
+			  f.extra_pairs, f.extra_spins);
+	}
 	sb_out_loop_overhead(ctx->out, f.samples);
 	sb_printf(ctx->out, ",\"metrics\":{");
 	sb_out_clock(ctx->out, true, "ns_per_op", NULL, f.samples, SB_NS, 0);

@@ -1,25 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Installs the Debian packages slabbench needs, only those missing.
-# Runs apt-get as root, or through sudo when that is available.
+# Installs the Debian packages slabbench needs, only those missing, saying
+# which in one line. Runs apt-get as root, or through sudo when that is
+# available.
 #
-#   scripts/install-deps.sh        everything: the tests, every variant
+#   scripts/install-deps.sh        everything make test needs: the tests,
+#                                  every variant
 #   scripts/install-deps.sh demo   what make demo needs (SLAB and SLUB on
 #                                  6.1, report, charts): a first run
 #                                  downloads a third as much
-#   scripts/install-deps.sh --list [demo|all]
+#   scripts/install-deps.sh slow   all of it and what tests/slow needs
+#                                  besides (make test-slow): Slurm, munge,
+#                                  distcc
+#   scripts/install-deps.sh --list [demo|all|slow]
 #                                  the packages, one a line, installed or not
 #                                  (tests/e2e/deps.sh checks the list)
+#   scripts/install-deps.sh --packages PACKAGE...
+#                                  those packages (vm/kernel.sh: the debian
+#                                  variant's headers of a new ABI)
 set -euo pipefail
 
 list=
-if [ "${1:-}" = --list ]; then
-	list=1
+case ${1:-} in
+--list) list=1; shift ;;
+--packages)
 	shift
-fi
+	[ $# -gt 0 ] || { echo "usage: scripts/install-deps.sh --packages PACKAGE..." >&2; exit 2; }
+	PACKAGES=("$@")
+	set -- packages ;;
+esac
 
-PACKAGES=(
+DEMO=(
 	# building guest kernels from Debian's source package
 	build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils lz4
 	patch ccache rsync linux-source-6.1
@@ -29,34 +41,50 @@ PACKAGES=(
 	# mail (compressed attachments) and the unit tests' reading of charts
 	libcjson-dev libgsl-dev zlib1g-dev jq gnuplot-nox
 )
+ALL=(
+	"${DEMO[@]}"
+	# the slub-6.12 variant
+	linux-source-6.12
+	# the distro variants start from Debian's own configs
+	linux-config-6.1 linux-config-6.12
+	# the debian variant: the module is built against Debian's headers
+	linux-headers-amd64
+	# perf goes into the guests for hackbench and --profile
+	linux-perf
+	# user trees, bisect and their tests
+	git
+	# the report's mail: git send-email (tests/e2e/mail.sh dry-runs and
+	# sends through it; it needs Mail::Address, a recommendation only)
+	git-email libmailtools-perl
+	# the mail tests read the mails and run an SMTP sink in Python;
+	# runner.sh finds QEMU's process with pgrep
+	python3 procps
+	# make check, besides checkpatch from linux-source-6.1
+	sparse shellcheck
+)
+SLOW=(
+	"${ALL[@]}"
+	# tests/slow/slurm.sh: a one-node Slurm cluster and its authentication
+	slurm-wlm munge
+	# tests/slow/distcc.sh: kernel builds on a distccd on 127.0.0.1
+	distcc
+)
 case ${1:-all} in
-demo) ;;
-all)
-	PACKAGES+=(
-		# the slub-6.12 variant
-		linux-source-6.12
-		# the distro variants start from Debian's own configs
-		linux-config-6.1 linux-config-6.12
-		# the debian variant: the module is built against Debian's headers
-		linux-headers-amd64
-		# perf goes into the guests for hackbench and --profile
-		linux-perf
-		# user trees, bisect and their tests
-		git
-		# the report's mail: git send-email (tests/e2e/mail.sh dry-runs and
-		# sends through it; it needs Mail::Address, a recommendation only)
-		git-email libmailtools-perl
-		# make check, besides checkpatch from linux-source-6.1
-		sparse shellcheck
-	) ;;
-*) echo "usage: scripts/install-deps.sh [--list] [demo|all]" >&2; exit 2 ;;
+packages) ;;
+demo) PACKAGES=("${DEMO[@]}") ;;
+all) PACKAGES=("${ALL[@]}") ;;
+slow) PACKAGES=("${SLOW[@]}") ;;
+*) echo "usage: scripts/install-deps.sh [--list] [demo|all|slow] | --packages PACKAGE..." >&2
+	exit 2 ;;
 esac
 # Kernel sources from suites that bookworm's apt does not list (the
 # slub-7.3 variants): vm/kernel.sh fetches them into its cache, leaving
 # apt's own sources as they are.
 sources=$(dirname "$0")/../vm/sources
 fetched=()
-[ "${1:-all}" = all ] && read -ra fetched <<<"$(awk '!/^#/ && NF { print $1 }' "$sources")"
+case ${1:-all} in
+all | slow) read -ra fetched <<<"$(awk '!/^#/ && NF { print $1 }' "$sources")" ;;
+esac
 if [ -n "$list" ]; then
 	printf '%s\n' "${PACKAGES[@]}"
 	for t in "${fetched[@]}"; do

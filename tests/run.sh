@@ -3,8 +3,12 @@
 #
 # The test runner: host unit tests (the programs given as arguments, built
 # with ASan and UBSan), then every tests/e2e/*.sh, which boot guests.
-# Each test prints "ok - ..." or "not ok - ..."; the runner adds how long
-# each program took ("# NAME: N s"); the last line counts them.
+# Each test file prints a plan, "1..N" (first, or for the unit tests last,
+# as TAP allows), and N results, "ok - ...", "not ok - ..." or
+# "ok - ... # SKIP why"; the runner adds how long each program took
+# ("# NAME: N s"); the last line counts them. A file without a plan, or
+# with other than N results, fails by name: a check that never ran is no
+# pass.
 #
 #   SLABBENCH_TESTS=unit   only the unit tests
 #   SLABBENCH_TESTS=e2e    only the end-to-end tests
@@ -15,21 +19,35 @@ cd "$(dirname "$0")/.." || exit 1
 
 passed=0
 failed=0
+skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 # Runs one test program, echoes its lines and counts them. A program that
-# dies without saying "not ok" (a sanitizer report, a crash) counts as one
-# failure of its own.
+# dies without saying "not ok" (a sanitizer report, a crash), or whose
+# results are not its plan's, counts as one failure of its own.
 run() {
-	local name=$1 rc p f start=$SECONDS
+	local name=$1 rc p f s n plan start=$SECONDS
 	shift
 	"$@" >"$log" 2>&1
 	rc=$?
 	echo "# $name: $((SECONDS - start)) s"
 	grep -E '^(not )?ok - ' "$log" | sed "s|^|$name: |"
-	p=$(grep -c '^ok - ' "$log")
+	s=$(grep -cE '^ok - .*# SKIP' "$log")
+	p=$(($(grep -c '^ok - ' "$log") - s))
 	f=$(grep -c '^not ok - ' "$log")
+	n=$((p + f + s))
+	plan=$(grep -cE '^1\.\.[0-9]+$' "$log")
+	if [ "$plan" -ne 1 ]; then
+		echo "not ok - $name: printed $plan plan lines (1..N), not one"
+		f=$((f + 1))
+	else
+		plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log")
+		if [ "$n" -ne "$plan" ]; then
+			echo "not ok - $name: planned $plan results, printed $n"
+			f=$((f + 1))
+		fi
+	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name: exited with status $rc"
 		f=1
@@ -41,6 +59,7 @@ run() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 }
 
 # Guest kernels are built beside the tests, in the order the tests first
@@ -85,5 +104,5 @@ if [ -n "$dirs" ]; then
 		run "$(basename "$t" .sh)" bash "$t"
 	done
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -267,9 +267,20 @@ variant_hash() {
 	} | sha256sum | cut -c1-12
 }
 
-# The ABI of Debian's current packaged kernel, e.g. 6.1.0-57-amd64.
+# The ABI of Debian's packaged kernel, e.g. 6.1.0-57-amd64: that of the
+# headers installed (linux-headers-amd64's dependency), while apt can still
+# download its image; else apt's candidate, whose headers fetch_debian
+# installs. apt's candidate alone would move on when Debian publishes a
+# new ABI and fail on a machine whose packages are a week old.
 debian_abi() {
 	local abi
+	abi=$(dpkg-query -W -f='${Status}|${Depends}\n' linux-headers-amd64 2>/dev/null |
+		sed -n 's/^install ok installed|.*linux-headers-\([^ ,]*\).*$/\1/p' | head -n 1)
+	if [ -n "$abi" ] && [ -d "/usr/src/linux-headers-$abi" ] &&
+		apt-cache show "linux-image-$abi" >/dev/null 2>&1; then
+		echo "$abi"
+		return
+	fi
 	abi=$(apt-cache depends linux-image-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: linux-image-\(.*\)$/\1/p' | head -n 1)
 	[ -n "$abi" ] || die "no linux-image-amd64 in the package lists: run 'apt-get update'"
@@ -410,14 +421,16 @@ build_initramfs() {
 
 # Debian's packaged kernel: the image package is downloaded and unpacked
 # into the cache (never installed on this machine); the module is built
-# against the matching linux-headers package, which scripts/install-deps.sh
-# installs. Its config is Debian's, so it is a reference point, not a
-# fair comparison.
+# against the matching linux-headers package: those installed, or the
+# candidate's, installed here with scripts/install-deps.sh's one line (or
+# named, when this user cannot install). Its config is Debian's, so it is
+# a reference point, not a fair comparison.
 fetch_debian() {
 	local out=$1 abi deb debs mod
 	abi=$(debian_abi)
 	[ -d "/usr/src/linux-headers-$abi" ] ||
-		die "/usr/src/linux-headers-$abi is missing: install it with 'apt-get install linux-headers-$abi'"
+		"$REPO_DIR/scripts/install-deps.sh" --packages "linux-headers-$abi" || exit 1
+	[ -d "/usr/src/linux-headers-$abi" ] || die "linux-headers-$abi installed no /usr/src/linux-headers-$abi"
 	progress_note "fetching Debian's linux-image-$abi"
 	mkdir -p "$out/deb"
 	(cd "$out/deb" && apt-get download -qq "linux-image-$abi" >/dev/null 2>&1) ||
@@ -650,6 +663,7 @@ hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;
 names) check_user_variants; variant_names ;;
 packages) [ $# -eq 2 ] || die "usage: kernel.sh packages VARIANT"; variant_packages "$2" ;;
+debian-abi) [ $# -eq 1 ] || die "usage: kernel.sh debian-abi"; debian_abi ;;
 config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
 	variant_lookup "$2"
 	[ "$KIND" = deb ] || die "$WHERE: config is for variants of a Debian source tree"
@@ -666,5 +680,5 @@ diff) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh diff VARIANT [DIR]"
 	fi ;;
 fetch) [ $# -eq 2 ] || die "usage: kernel.sh fetch TREE"; fetch_tree "$2" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | debian-abi | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | clean [VARIANT]" ;;
 esac

@@ -364,6 +364,13 @@ const char *test_param_str(const cJSON *t, const char *key)
 	return json_str_at(json_at(t, "params"), key);
 }
 
+double test_extra_num(const cJSON *t, const char *key, int boot)
+{
+	const cJSON *v = cJSON_GetArrayItem(json_at(json_at(t, "extra"), key), boot);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
 const cJSON *test_metrics(const cJSON *t)
 {
 	return json_at(t, "metrics");

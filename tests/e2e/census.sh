@@ -17,6 +17,9 @@
 # which has none, records null and runs to the end.
 . tests/e2e/lib.sh
 
+# Per allocator 7, 3, 2 and 4 (the loops' lists below), plus the rest.
+plan 61
+
 # Runs workload $2 on variant $1 into $3, with options $4...; on failure, says why.
 run_workload() {
 	"$SB" run --boots=1 --alloc="$1" --workload="$2" -o "$3" "${@:4}" >/dev/null 2>"$3.err" && return

@@ -12,6 +12,8 @@
 # each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
+plan 49
+
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
 counts() {
 	jq -c --argjson units "$2" '[.tests[].metrics | to_entries[] |

@@ -9,6 +9,8 @@
 # (-icount shift=0 makes the guest's TSC count instructions).
 . tests/e2e/lib.sh
 
+plan 47
+
 PLUGIN=$PWD/build/tcg/slabbench-cost.so
 GUESTS=$PWD/build/tests
 # Small enough that the guest's 64 KiB stride overflows every level.

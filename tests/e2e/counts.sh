@@ -7,6 +7,8 @@
 # tests/slow/slabstats.sh.
 . tests/e2e/lib.sh
 
+plan 20
+
 # jq -e over several files read as one array.
 jqs() {
 	jq -se "$1" "${@:2}" >/dev/null

@@ -10,6 +10,8 @@
 
 export SLABBENCH_VARIANTS=$TMP/no-user-variants
 distros=$(vm/kernel.sh names | grep -- '-distro$')
+nohard=$(vm/kernel.sh names | grep -- '-distro-nohard$')
+plan $((4 + 6 * $(echo "$distros" | wc -w) + $(echo "$nohard" | wc -w)))
 check "vm/variants has the distro variants" test "$(echo "$distros" | wc -w)" -ge 3
 
 # The options issue 22 names: what changes an alloc+free's cost or what
@@ -51,7 +53,7 @@ check "slab-distro and slub-distro differ only in the allocator lines" \
 
 # The cost model's hardening known answer holds only if the hardening is
 # all that was taken out.
-for v in $(vm/kernel.sh names | grep -- '-distro-nohard$'); do
+for v in $nohard; do
 	twin=${v%-nohard}
 	vm/kernel.sh config "$v" "$TMP/$v" >/dev/null 2>"$TMP/$v.err" ||
 		sed 's/^/# /' "$TMP/$v.err"

@@ -5,6 +5,8 @@
 # guest and builds nothing: it takes seconds.
 . tests/e2e/lib.sh
 
+plan 16
+
 base=tests/data/compare-base.json
 other=tests/data/compare-other.json
 

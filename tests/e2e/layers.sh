@@ -10,6 +10,8 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
+plan 4
+
 layers=(lib run judge commands)
 
 # The rank of the folder that holds header $1, or -1 for common/ and

@@ -5,6 +5,8 @@
 # for hackbench and --profile, which keeps the top symbols.
 . tests/e2e/lib.sh
 
+plan 24
+
 cat >"$TMP/m.json" <<'JSON'
 { "name": "macro-quick", "tests": [
   { "test": "hackbench", "params": { "groups": 1, "loops": 20, "repeats": 2 } },

@@ -8,6 +8,9 @@
 # patch series answers the series' cover letter.
 . tests/e2e/lib.sh
 
+# 21 here and 16 printed by the Python checks of the mails.
+plan 37
+
 D=tests/data
 # The subject unfolded, as a reader sees it.
 subject() {

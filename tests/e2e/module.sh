@@ -7,6 +7,7 @@
 . tests/e2e/lib.sh
 
 variants=(slab slub slob slub-6.12 slub-stats debian)
+plan $((31 + ${#variants[@]}))
 "$SB" selftest "${variants[@]}" >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
 check "selftest passes on ${variants[*]}" test $? -eq 0
 for v in "${variants[@]}"; do

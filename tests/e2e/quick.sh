@@ -6,6 +6,7 @@
 
 repeats=$(jq '[.tests[].params.repeats] | min' workloads/quick.json)
 ntests=$(jq '.tests | length' workloads/quick.json)
+plan 55
 
 for alloc in slab slub; do
 	out=$TMP/$alloc.json
@@ -23,8 +24,6 @@ for alloc in slab slub; do
 		jqt "$out" "[.tests[].metrics[].samples | length == $repeats] | all"
 	check "$alloc: every ns/op sample is positive" \
 		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . > 0] | all'
-	check "$alloc: the clock resolves below a microsecond per batch" \
-		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . < 1000000] | all'
 	check "$alloc: objects are touched by default, and the results say so" \
 		jqt "$out" '[.tests[].params.touch == 1] | all'
 	check "$alloc: each sample records the interrupts of its timing windows" \

@@ -8,6 +8,8 @@
 # first call, which belongs to no call. No guest: it takes a second.
 . tests/e2e/lib.sh
 
+plan 4
+
 cat >"$TMP/tb.log" <<'LOG'
 ----------------
 IN: 

@@ -5,6 +5,9 @@
 # only read (tests/slow/bisect.sh builds and boots such variants).
 . tests/e2e/lib.sh
 
+# With 8 refusals by bad() and 6 by bis() below.
+plan 31
+
 export SLABBENCH_VARIANTS=$TMP/variants
 K=vm/kernel.sh
 git init -q "$TMP/tree"

@@ -7,6 +7,8 @@
 # without a memory controller, and charges the groups on Debian's kernel.
 . tests/e2e/lib.sh
 
+plan 14
+
 for us in true false; do
 	cat >"$TMP/us-$us.json" <<JSON
 { "name": "us-$us", "boot_userspace": $us, "tests": [

@@ -5,6 +5,8 @@
 # its benchmark caches unmerged.
 . tests/e2e/lib.sh
 
+plan 39
+
 AGENT=$PWD/build/slabbench-agent
 declare -A sha
 for v in slab slub slob slub-6.12 slub-stats; do

@@ -8,6 +8,8 @@
 # whole story on a kernel tree.
 . tests/e2e/lib.sh
 
+plan 13
+
 export SLABBENCH_CACHE=$TMP/cache
 T=$TMP/tree
 S=$TMP/state

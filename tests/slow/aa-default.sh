@@ -9,6 +9,8 @@
 # tests/e2e/knownanswer.sh.
 . tests/e2e/lib.sh
 
+plan 4
+
 opts=(--accel=tcg --workload=default)
 "$SB" noise --alloc=slub "${opts[@]}" -o "$TMP/noise-runs.json" >/dev/null 2>&1
 check "noise: floors of the default workload's times under TCG" \

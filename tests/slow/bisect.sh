@@ -11,6 +11,8 @@
 # `quick`; the tree stays untouched.
 . tests/e2e/lib.sh
 
+plan 16
+
 export SLABBENCH_VARIANTS=$TMP/variants
 L=$TMP/linux
 G=(git -C "$L" -c user.name=slabbench -c user.email=slabbench@localhost)

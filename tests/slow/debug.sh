@@ -15,6 +15,12 @@ cat >"$TMP/merge.json" <<'JSON'
 { "name": "merge", "tests": [ { "test": "merge" } ] }
 JSON
 read -ra variants <<<"${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}"
+# Four checks a variant, a fifth of its config where it is one of ours.
+ours=0
+for v in "${variants[@]}"; do
+	case $v in slub-debug | slab-debug) ours=$((ours + 1)) ;; esac
+done
+plan $((2 + 4 * ${#variants[@]} + ours))
 # A benchmark run through the harness on each (the self-test below covers
 # the catalogue): no --cmdline, debug variants bring their own
 # (vm/config/debug.cmdline).

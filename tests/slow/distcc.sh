@@ -5,15 +5,13 @@
 # is built is byte for byte the local build of the same inputs. Both
 # builds are cold, in one scratch cache path (the source's path is one
 # of the inputs), each with an empty ccache of its own, so that the
-# second really compiles on distccd. Installs distcc if it is missing
-# (not in make deps: only this test needs it); about two cold builds.
+# second really compiles on distccd. distcc comes from make test-slow
+# (scripts/install-deps.sh slow); about two cold builds.
 . tests/e2e/lib.sh
 
-if ! command -v distccd >/dev/null; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		distcc >/dev/null 2>&1
-fi
-check "distcc is installed" bash -c "command -v distccd >/dev/null"
+plan 9
+
+check "distcc is installed (scripts/install-deps.sh slow)" bash -c "command -v distccd >/dev/null"
 
 V=slub
 export SLABBENCH_CACHE=$TMP/cache

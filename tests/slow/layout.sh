@@ -13,6 +13,11 @@
 # cold).
 . tests/e2e/lib.sh
 
+# SLAB and SLUB; LAYOUT_ALLOCS=slab runs one (each padded kernel is a
+# build). Seven checks each.
+allocs=${LAYOUT_ALLOCS:-slab slub}
+plan $((1 + 7 * $(echo "$allocs" | wc -w)))
+
 export SLABBENCH_VARIANTS=$TMP/variants
 mkdir -p "$TMP/a/kernel" "$TMP/b/kernel" "$TMP/series"
 tar -xJOf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/kernel/panic.c >"$TMP/a/kernel/panic.c"
@@ -49,8 +54,7 @@ counts() {
 		[$t, $k, .value.samples, $m.samples]]'
 }
 
-# SLAB and SLUB; LAYOUT_ALLOCS=slab runs one (each padded kernel is a build).
-for a in ${LAYOUT_ALLOCS:-slab slub}; do
+for a in $allocs; do
 	echo "padded-$a  6.1+$TMP/series  base alloc-$a" >>"$SLABBENCH_VARIANTS"
 	start=$SECONDS
 	"$SB" run --alloc="$a,padded-$a" --accel=cost --workload=cost -o "$TMP/$a" \

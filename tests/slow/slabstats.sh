@@ -7,6 +7,8 @@
 # pages, within 1%, in every free order.
 . tests/e2e/lib.sh
 
+plan 5
+
 cat >"$TMP/stats.json" <<'JSON'
 { "name": "slabstats", "tests": [
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 3, "order": "fifo" } },

@@ -6,16 +6,14 @@
 # ports): slab and slub, 2 boots each of quick under --accel=cost, as one
 # job array; the results hold the exact counts of a local run, compare
 # finds no change; a second submission reruns only the boot whose
-# outcome is gone; a failing task is named with its logs. Installs
-# Debian's slurm-wlm and munge if they are missing (only this test needs
-# them). About 6 minutes on 2 loaded cores, kernels cached.
+# outcome is gone; a failing task is named with its logs. Debian's
+# slurm-wlm and munge come from make test-slow (scripts/install-deps.sh
+# slow). About 6 minutes on 2 loaded cores, kernels cached.
 . tests/e2e/lib.sh
 
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		slurm-wlm munge >/dev/null 2>&1
-fi
-check "slurm-wlm and munge are installed" \
+plan 19
+
+check "slurm-wlm and munge are installed (scripts/install-deps.sh slow)" \
 	bash -c "for p in slurmctld slurmd sbatch sinfo munged; do command -v \$p >/dev/null || exit 1; done"
 
 S=$(mktemp -d)

@@ -6,6 +6,8 @@
 # recorded in the results and absent from them rather than estimated.
 . tests/e2e/lib.sh
 
+plan 12
+
 export SLABBENCH_VARIANTS=$TMP/variants
 L=$TMP/linux-6.12
 mkdir -p "$L"

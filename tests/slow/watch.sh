@@ -12,6 +12,9 @@
 # runs as it is and reproduces the regression.
 . tests/e2e/lib.sh
 
+# 12 here and the Python checks' 10 of each of the two copies of the mail.
+plan 32
+
 L=$TMP/linux
 G=(git -C "$L" -c user.name=slabbench -c user.email=slabbench@example.org)
 mkdir -p "$L"

@@ -2,6 +2,9 @@
 /*
  * A minimal TAP-like harness: each CHECK prints "ok - NAME" or
  * "not ok - NAME"; tests/run.sh counts them across all test programs.
+ * check_done() prints the plan, "1..N", last, as TAP allows: a program
+ * cannot know beforehand how many checks its loops make, and one that dies
+ * before the end prints no plan, which tests/run.sh counts as a failure.
  */
 #ifndef SLABBENCH_CHECK_H
 #define SLABBENCH_CHECK_H
@@ -11,9 +14,11 @@
 #include <string.h>
 
 static int check_failures;
+static int check_count;
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \
+		check_count++;                                              \
 		if (cond) {                                                 \
 			printf("ok - ");                                    \
 		} else {                                                    \
@@ -68,6 +73,7 @@ static inline int check_says(const char *text, const char *want)
 
 static inline int check_done(void)
 {
+	printf("1..%d\n", check_count);
 	return check_failures ? 1 : 0;
 }
 

@@ -82,6 +82,10 @@ static void test_run(const cJSON *doc)
 	CHECK(test_param_num(fast, "size") == 64, "test: a number parameter");
 	CHECK_STR(test_param_str(fast, "api"), "cache", "test: a string parameter");
 	CHECK_STR(test_param_str(fast, "size"), "?", "test: a number is not a string");
+	CHECK(test_extra_num(fast, "loop_overhead_ns", 0) == 1.834, "test: what it reported, per boot");
+	CHECK(isnan(test_extra_num(fast, "loop_overhead_ns", 1)) &&
+	      isnan(test_extra_num(fast, "cache_merged", 0)) && isnan(test_extra_num(fast, "none", 0)),
+	      "test: NAN past the last boot, for a non-number, for an absent key");
 	m = test_metric(fast, "ns_per_op");
 	CHECK_STR(metric_unit(m), "ns", "metric: unit");
 	CHECK(!metric_higher_better(m) && !strcmp(metric_better(m), "lower"),
