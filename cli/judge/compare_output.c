@@ -347,8 +347,9 @@ cJSON *compare_json(const struct comparison *c)
 				"floor_pct, its logarithm scaled by sqrt((1/na + 1/nb) / (2/k)) for "
 				"na, nb boots compared and k a side in the A/A");
 	cJSON_AddStringToObject(doc, "detectable_pct", "the smallest rise found with 80% power "
-				"at alpha before BH: max(floor, t(1-alpha/2) se) + t(0.8) se on the "
-				"log scale, t quantiles for the noncentral t's");
+				"at alpha before BH on the log scale: the noncentral t's power "
+				"that |t| > t(1-alpha/2) and the change exceeds the floor, at "
+				"Welch's degrees of freedom");
 	cJSON_AddNumberToObject(doc, "power", CMP_POWER);
 	cJSON_AddNumberToObject(doc, "matters_pct", c->matters);
 	cJSON_AddNumberToObject(doc, "alpha", c->alpha);

@@ -140,9 +140,9 @@ int noise_boots_needed(double sd_log, double floor_pct, int k, double change_pct
 	for (int n = 2; n <= NOISE_MAX_BOOTS; n++) {
 		struct summary s = { .n = n, .stddev = sd_log };
 		double gate = isnan(floor_pct) ? 0 :
-			      log1p(noise_floor_scaled(floor_pct, k, n, n) / 100), d;
+			      log1p(noise_floor_scaled(floor_pct, k, n, n) / 100), power;
 
-		if (!detectable_difference(&s, &s, alpha, 0.8, gate, &d) && d <= want)
+		if (!detection_power(&s, &s, alpha, gate, want, &power) && power >= 0.8)
 			return n;
 	}
 	return -1;

@@ -57,7 +57,7 @@ double noise_floor_scaled(double pct, int k, size_t na, size_t nb);
 
 /*
  * The boots a side a comparison needs to find a change of @change_pct
- * with 80% power at @alpha (stats.h, detectable_difference()), for boots
+ * with 80% power at @alpha (stats.h, detection_power()), for boots
  * whose logarithms spread by @sd_log and a floor of @floor_pct at @k
  * boots a side (NAN: none); -1 beyond NOISE_MAX_BOOTS.
  */

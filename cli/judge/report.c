@@ -307,8 +307,8 @@ static void power_sentence(struct strbuf *s, const struct comparison *c)
 	fmt_sig(m, sizeof(m), c->matters, 3, false, "%");
 	words = metric_words(best);
 	fmt_sig(a, sizeof(a), c->alpha, 3, false, "");
-	sb_addf(s, " At 80%% power (alpha %s, before the correction, with the floor) the "
-		"smallest change a tested time could have found was %s (%s); %d of %d could "
+	sb_addf(s, " At 80%% power (noncentral t, alpha %s before the correction, with the "
+		"floor) the smallest change a tested time could have found was %s (%s); %d of %d could "
 		"have found a change of %s%s.", a, d, words, able, tested, m,
 		able ? "" : ": on the times the comparison is inconclusive");
 	free(words);

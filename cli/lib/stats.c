@@ -9,6 +9,9 @@
 #include "util.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_roots.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,19 +187,125 @@ int difference_ci(const struct summary *a, const struct summary *b, double alpha
 	return 0;
 }
 
+/*
+ * The test's model: the estimate ~ N(delta, se^2), its variance
+ * estimated as se^2 V / df with V ~ chi2(df), independent of it.
+ */
+struct power_model {
+	double delta, se, df, tcrit, gate;
+};
+
+/*
+ * Either tail's chance that the estimate clears the verdict's threshold,
+ * max(gate, t(1 - alpha/2) se sqrt(V / df)), given the estimated spread V.
+ */
+static double tails(const struct power_model *m, double thr)
+{
+	return gsl_cdf_ugaussian_Q((thr - m->delta) / m->se) +
+	       gsl_cdf_ugaussian_Q((thr + m->delta) / m->se);
+}
+
+/* The tails at the spread whose chi-square upper tail is @q. */
+static double power_integrand(double q, void *arg)
+{
+	const struct power_model *m = arg;
+	double v = gsl_cdf_chisq_Qinv(q, m->df);
+
+	return tails(m, fmax(m->gate, m->tcrit * m->se * sqrt(v / m->df)));
+}
+
+/*
+ * The mean of the tails over V ~ chi2(df), integrated over V's upper
+ * tail probability q = Q(V) in (0, 1) rather than over V's density:
+ * the integrand is bounded and smooth at any degrees of freedom, where
+ * the density narrows to a spike that an integral over [0, inf) misses.
+ * Below v0 = df (gate / (t se))^2 the gate is the threshold whatever V
+ * is: that part is P(V < v0) times both tails at the gate.
+ */
+static double model_power(struct power_model *m)
+{
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(256);
+	gsl_function f = { power_integrand, m };
+	double v0 = m->gate > 0 ? m->df * pow(m->gate / (m->tcrit * m->se), 2) : 0;
+	double q0 = gsl_cdf_chisq_Q(v0, m->df), above = 0, err;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+
+	gsl_integration_qags(&f, 0, q0, 1e-12, 1e-10, 256, w, &above, &err);
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return (1 - q0) * tails(m, m->gate) + above;
+}
+
+int detection_power(const struct summary *a, const struct summary *b, double alpha,
+		    double gate, double delta, double *power)
+{
+	struct power_model m = { .delta = fabs(delta), .gate = gate };
+
+	if (welch(a, b, &m.se, &m.df))
+		return -1;
+	if (m.se == 0) {
+		*power = m.delta > gate;
+		return 0;
+	}
+	m.tcrit = gsl_cdf_tdist_Qinv(alpha / 2, m.df);
+	*power = model_power(&m);
+	return 0;
+}
+
+struct power_goal {
+	struct power_model m;
+	double want;
+};
+
+static double power_gap(double delta, void *arg)
+{
+	struct power_goal *g = arg;
+
+	g->m.delta = delta;
+	return model_power(&g->m) - g->want;
+}
+
+/*
+ * The power rises with the difference: bracket the root between 0 and
+ * the central-t approximation, doubled until the power there suffices,
+ * then Brent's method to a relative 1e-9.
+ */
 int detectable_difference(const struct summary *a, const struct summary *b, double alpha,
 			  double power, double gate, double *d)
 {
-	double df, se;
+	struct power_goal g = { .m.gate = gate, .want = power };
+	struct power_model *m = &g.m;
+	gsl_function f = { power_gap, &g };
+	gsl_root_fsolver *s;
+	double lo = 0, hi;
+	int status = GSL_CONTINUE;
 
-	if (welch(a, b, &se, &df))
+	if (welch(a, b, &m->se, &m->df))
 		return -1;
-	if (se == 0) {
+	if (m->se == 0) {
 		*d = gate;
 		return 0;
 	}
-	*d = fmax(gate, gsl_cdf_tdist_Qinv(alpha / 2, df) * se) +
-	     gsl_cdf_tdist_Pinv(power, df) * se;
+	m->tcrit = gsl_cdf_tdist_Qinv(alpha / 2, m->df);
+	if (power_gap(0, &g) >= 0) {
+		*d = 0;
+		return 0;
+	}
+	hi = fmax(gate, m->tcrit * m->se) + fmax(0, gsl_cdf_ugaussian_Pinv(power)) * m->se;
+	for (int i = 0; power_gap(hi, &g) < 0; i++) {
+		if (i == 64)
+			return -1;
+		lo = hi, hi *= 2;
+	}
+	s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	gsl_root_fsolver_set(s, &f, lo, hi);
+	for (int i = 0; i < 100 && status == GSL_CONTINUE; i++) {
+		gsl_root_fsolver_iterate(s);
+		status = gsl_root_test_interval(gsl_root_fsolver_x_lower(s),
+						gsl_root_fsolver_x_upper(s), 0, 1e-9);
+	}
+	*d = gsl_root_fsolver_root(s);
+	gsl_root_fsolver_free(s);
 	return 0;
 }
 

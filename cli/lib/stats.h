@@ -57,19 +57,27 @@ int difference_ci(const struct summary *a, const struct summary *b, double alpha
 		  double *lo, double *hi);
 
 /*
+ * The power of the verdict on a difference of means: the chance that
+ * Welch's two-sided test at @alpha (before any correction) rejects and
+ * the estimate also exceeds @gate (a noise floor on the estimate; 0 for
+ * none), when the true difference is @delta, the samples' spread is the
+ * true one and the degrees of freedom are welch_test()'s. The estimate
+ * is normal and its variance a scaled chi-square, so the statistic is a
+ * noncentral t: power = integral over V ~ chi2(df) of
+ * P(|Z + delta/se| > max(gate/se, t(1 - alpha/2) sqrt(V/df))), by GSL's
+ * quadrature; both directions count. Welch's test estimates its degrees
+ * of freedom from each draw, which costs it a little of this power
+ * (tests/unit/test_stats.c). -1 when there is no test; with no spread
+ * on either side, 1 beyond the gate and 0 within.
+ */
+int detection_power(const struct summary *a, const struct summary *b, double alpha,
+		    double gate, double delta, double *power);
+
+/*
  * The smallest difference of means, mean(b) - mean(a) in either
- * direction, that Welch's two-sided test at @alpha finds with probability
- * @power, when the change must also exceed @gate (a noise floor on the
- * estimate; 0 for none): max(@gate, t(1 - alpha/2) se) + t(power) se,
- * se and the degrees of freedom as welch_test()'s, with the samples'
- * spread taken as the true one. The t quantiles stand in for the
- * noncentral t's (which GSL lacks): the usual sample-size approximation,
- * which neglects rejections in the wrong direction. By simulation it
- * gives 79% power at 4 degrees of freedom, 80% from 8, for a t-test of
- * known degrees of freedom; Welch's test, whose degrees of freedom are
- * estimated from the draws, found the shift in 77% of draws at 5 boots a
- * side (tests/unit/test_stats.c). 0 when neither side varies (any
- * difference is found); -1 when there is no test.
+ * direction, that detection_power() finds with probability @power, found
+ * by root-finding: 0 when neither side varies (any difference is found;
+ * @gate when there is one); -1 when there is no test.
  */
 int detectable_difference(const struct summary *a, const struct summary *b, double alpha,
 			  double power, double gate, double *d);

@@ -91,13 +91,13 @@ static void test_golden(void)
 	CHECK(strstr(text, "(ns, emulated)") && strstr(text, "floor \xc2\xb1"),
 	      "report: emulated times marked, the floor beside each change");
 	CHECK(!strncmp(text, "Subject: [slabbench] slub vs slab: slab and per-CPU memory x1.09 "
-		       "(95% CI\n x1.08 to x1.09); times inconclusive: could detect +84.4%, not "
+		       "(95% CI\n x1.08 to x1.09); times inconclusive: could detect +84.8%, not "
 		       "5%\n", 134),
 	      "report: the subject carries the memory result and calls the times inconclusive, "
 	      "with the smallest change they could have found");
 	CHECK(says(text, "0 of 3 could have found a change of 5%: on the times the comparison "
 		   "is inconclusive"), "report: the summary says so");
-	CHECK(says(text, "smallest change found with 80% power: +84.4%"),
+	CHECK(says(text, "smallest change found with 80% power: +84.8%"),
 	      "report: each tested time with its detectable change");
 	CHECK(says(text, "SLUB's free miss is __slab_free(): a lockless cmpxchg"),
 	      "report: a note beside SLUB's free slow path");
