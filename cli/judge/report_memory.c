@@ -3,8 +3,8 @@
  * The report's memory: the slab census's answer (an allocator's slab
  * memory against another's, with its interval, and the 30% claim put to
  * the test), /proc/meminfo after boot, the caches that differ most,
- * whether the census held its own identities, and the overhead tests'
- * memory per live object.
+ * and whether the census held its own identities (report_objects.c:
+ * the overhead tests' memory per live object).
  */
 #define _GNU_SOURCE
 #include "report_sections.h"
@@ -550,7 +550,7 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 	struct cache_bytes *rows = NULL;
 	int nr = 0, boots[2] = { 0, 0 }, width = 10;
 	double shown = 0, all = 0;
-	char *head;
+	char *head, mib[32];
 
 	for (int r = 0; r < 2; r++) {
 		for (int i = 0; i < run_nr_boots(docs[r]); i++) {
@@ -614,19 +614,21 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 			else
 				sb_addf(b, " %*s", width, "-");
 		}
-		sb_addf(b, " %+9.2f\n", d / SLABMEM_MIB);
+		fmt_fixed(mib, sizeof(mib), d / SLABMEM_MIB, 2, true, "");
+		sb_addf(b, " %9s\n", mib);
 		shown += d;
 	}
-	sb_addf(b, "  %-24s %*s %*s %+9.2f\n", "these", width, "", width, "", shown / SLABMEM_MIB);
-	sb_addf(b, "  %-24s %*s %*s %+9.2f\n", "every cache", width, "", width, "",
-		all / SLABMEM_MIB);
+	fmt_fixed(mib, sizeof(mib), shown / SLABMEM_MIB, 2, true, "");
+	sb_addf(b, "  %-24s %*s %*s %9s\n", "these", width, "", width, "", mib);
+	fmt_fixed(mib, sizeof(mib), all / SLABMEM_MIB, 2, true, "");
+	sb_addf(b, "  %-24s %*s %*s %9s\n", "every cache", width, "", width, "", mib);
 	free(rows);
 }
 
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v)
 {
-	int n = run_nr_tests(docs[0]), shown = 0;
+	int shown;
 
 	sb_addf(b, "\nMemory\n\n");
 	after_boot_table(b, c, docs);
@@ -635,49 +637,7 @@ void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *co
 		cache_differences(b, c, docs, v->phase);
 		census_residuals(b, c, docs, v->phase);
 	}
-	for (int t = 0; t < n; t++) {
-		struct mem_breakdown m[2];
-
-		if (mem_breakdown(docs[0], t, &m[0]) || mem_breakdown(docs[1], t, &m[1]))
-			continue;
-		if (!shown++)
-			sb_addf(b, "\n  per live object (bytes)    %10s %10s   change\n",
-				c->runs[0].label, c->runs[1].label);
-		sb_addf(b, "  %.0f objects of %.0f B\n", m[0].count, m[0].size);
-		{
-			static const struct figure parts[] = {
-				{ "object", offsetof(struct mem_breakdown, size) },
-				{ "rounding", offsetof(struct mem_breakdown, rounding) },
-				{ "slab tail waste", offsetof(struct mem_breakdown, tail) },
-				{ "idle slots", offsetof(struct mem_breakdown, idle) },
-			};
-			double total[2];
-			char change[32];
-
-			for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
-				double va = *(double *)((char *)&m[0] + parts[p].offset);
-				double vb = *(double *)((char *)&m[1] + parts[p].offset);
-
-				sb_addf(b, "    %-22s %10.1f %10.1f\n", parts[p].name, va, vb);
-			}
-			for (int r = 0; r < 2; r++)
-				total[r] = m[r].total;
-			fmt_fixed(change, sizeof(change), 100 * (total[1] - total[0]) / total[0], 1,
-				  true, "%");
-			sb_addf(b, "    %-22s %10.1f %10.1f %8s\n", "total", total[0], total[1],
-				change);
-		}
-		sb_addf(b, "    %-22s %10.0f %10.0f\n", "slab pages at the peak",
-			m[0].slab_pages, m[1].slab_pages);
-		sb_addf(b, "    %-22s %10.0f %10.0f\n", "pages 0 s after free", m[0].held_free_pages,
-			m[1].held_free_pages);
-		sb_addf(b, "    %-22s %10.0f %10.0f\n", "pages after shrink",
-			m[0].held_shrink_pages, m[1].held_shrink_pages);
-	}
-	if (shown)
-		sb_addf(b, "\n  Pages kept after free are cached for reuse and given back by a\n"
-			   "  shrink or by SLAB's reaper: not a regression. The churn\n"
-			   "  workload reads them 0, 5 and 30 s after.\n");
+	shown = report_per_object(b, c, docs);
 	if (!shown && !v->nr)
 		sb_addf(b, "\n  (neither a census nor an overhead test in these results)\n");
 }

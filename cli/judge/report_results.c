@@ -88,6 +88,23 @@ static void evidence(struct strbuf *b, const struct comparison *c, const struct 
 	free(s.s);
 }
 
+/* The notes said so far, each once in a report whatever the tests it concerns. */
+struct notes {
+	const char *said[8];
+	int n;
+};
+
+/* @note under the test's rows, unless it was said above. */
+static void say_note(struct strbuf *b, struct notes *ns, const char *note)
+{
+	for (int i = 0; i < ns->n; i++)
+		if (ns->said[i] == note)
+			return;
+	if (ns->n < (int)ARRAY_SIZE(ns->said))
+		ns->said[ns->n++] = note;
+	report_wrap(b, 2, note);
+}
+
 /*
  * Each test's first metric, and every significant change; the rest is
  * one line of count (slabbench compare shows all).
@@ -96,6 +113,7 @@ void report_results(struct strbuf *b, const struct comparison *c)
 {
 	int hidden = 0, last_test = -1;
 	const char *note = NULL;
+	struct notes said = { 0 };
 
 	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
 		"boot; * beyond the floor and BH q < %g; counts as means and\n"
@@ -121,7 +139,7 @@ void report_results(struct strbuf *b, const struct comparison *c)
 		if (first) {
 			/* What is said of a test's rows, once, under them. */
 			if (note)
-				report_wrap(b, 2, note);
+				say_note(b, &said, note);
 			note = NULL;
 			sb_addf(b, "\n%.*s\n", REPORT_WIDTH, row->spec + (strncmp(row->spec, "test=", 5) ? 0 : 5));
 			last_test = row->test;
@@ -165,7 +183,7 @@ void report_results(struct strbuf *b, const struct comparison *c)
 			note = compare_row_note(c, row);
 	}
 	if (note)
-		report_wrap(b, 2, note);
+		say_note(b, &said, note);
 	if (hidden) {
 		char *more = xasprintf("%d more metrics (TSC cycles, which follow the times, "
 				       "times that did not change significantly and counts that "

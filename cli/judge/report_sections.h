@@ -33,6 +33,9 @@ char *report_memory_change(const struct comparison *c, const struct census_view 
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v);
 
+/* report_objects.c: the overhead tests' memory per live object; how many tests. */
+int report_per_object(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+
 /* report_setup.c */
 void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
 void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
