@@ -5,7 +5,8 @@
 # max. Blocks of "cpus overhead min max slab+percpu min max" (MiB),
 # separated by two blank lines, each headed by its line's title; "?"
 # where a figure is absent (SLOB: its live bytes are unknown).
-# Set by slabbench plot: datafile, outfile, termtype, charttitle, nblocks.
+# Set by slabbench plot: datafile, outfile, termtype, charttitle, nblocks,
+# xlo and xhi (the fewest and most CPUs drawn).
 if (termtype eq "svg") {
 	set terminal svg size 1100,560 dynamic enhanced font "sans,12" background "white"
 } else {
@@ -16,8 +17,13 @@ set datafile missing "?"
 set grid
 set logscale x 2
 set format x "%g"
-# Room beside the first and last CPU counts for their error bars.
-set offsets graph 0.05, graph 0.05, 0, 0
+# Room beside the first and last CPU counts for their error bars; one
+# count alone gets an octave either side (autoscale would have no range).
+if (xlo == xhi) {
+	set xrange [xlo / 2.0:xhi * 2.0]
+} else {
+	set offsets graph 0.05, graph 0.05, 0, 0
+}
 set xlabel "guest CPUs"
 set ylabel "MiB"
 set yrange [0:*]

@@ -94,6 +94,7 @@ static void lines_chart(struct chart *c, const cJSON *const *docs, const struct 
 {
 	struct strbuf b = { 0 };
 	int blocks = 0;
+	double lo = INFINITY, hi = -INFINITY;
 
 	for (int r = 0; r < n; r++) {
 		int per_run = 0;
@@ -116,14 +117,17 @@ static void lines_chart(struct chart *c, const cJSON *const *docs, const struct 
 					test_param_num(t, params));
 			else
 				sb_addf(&b, "\"%s\"\n", runs[r].label);
-			for (int i = 0; i < points; i++)
+			for (int i = 0; i < points; i++) {
 				sb_addf(&b, "%g %g %g\n", x[i], mean[i], isnan(sd[i]) ? 0 : sd[i]);
+				lo = fmin(lo, x[i]);
+				hi = fmax(hi, x[i]);
+			}
 			sb_addf(&b, "\n\n");
 			blocks++;
 		}
 	}
 	c->data = b.s;
-	c->vars = xasprintf("nblocks=%d", blocks);
+	c->vars = xasprintf("nblocks=%d; xlo=%g; xhi=%g", blocks, lo, hi);
 	if (!blocks) {
 		free(c->data);
 		c->data = NULL;
@@ -272,7 +276,12 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 	struct strbuf b = { 0 };
 	bool *done = xcalloc(n, sizeof(*done));
 	int blocks = 0;
+	long lo = pts[0].cpus, hi = pts[0].cpus;
 
+	for (int i = 0; i < n; i++) {
+		lo = pts[i].cpus < lo ? pts[i].cpus : lo;
+		hi = pts[i].cpus > hi ? pts[i].cpus : hi;
+	}
 	for (int i = 0; i < n; i++) {
 		char *title;
 
@@ -304,7 +313,19 @@ static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, 
 	}
 	free(done);
 	c->data = b.s;
-	c->vars = xasprintf("nblocks=%d", blocks);
+	c->vars = xasprintf("nblocks=%d; xlo=%ld; xhi=%ld", blocks, lo, hi);
+}
+
+/*
+ * ", 'memory' workload: an upper bound" when a point drawn (at @at CPUs;
+ * 0: any) is of a workload built to bound its figures; "" otherwise.
+ */
+static char *bound_words(const struct slabmem_point *pts, int n, long at)
+{
+	for (int i = 0; i < n; i++)
+		if (pts[i].bound && (!at || pts[i].cpus == at))
+			return xasprintf(", '%s' workload: an upper bound", pts[i].workload);
+	return xstrdup("");
 }
 
 /* Each location's colour, the same in every chart whichever are drawn. */
@@ -448,7 +469,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	int nr_pts = slabmem_points(docs, n, phase, &pts);
 	long at = o->at;
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
-	char *missing_at, *title_cpus, *title_where;
+	char *missing_at, *title_cpus, *title_where, *bound_cpus, *bound_where;
 	struct chart charts[8] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
@@ -493,10 +514,12 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	missing_at = nr_pts ? xasprintf("no census with cache records at %ld CPUs (SLOB has none)",
 					at) : xstrdup(missing_census);
 	charts[6].missing = missing_at;
-	titles[5] = title_cpus = xasprintf("Slab memory against CPUs, census at '%s' "
-					   "(median of boots, bars min to max)", phase);
-	titles[6] = title_where = xasprintf("Slab memory by location at %ld CPUs, census at "
-					    "'%s' (MiB, median of boots)", at, phase);
+	bound_cpus = bound_words(pts, nr_pts, 0);
+	bound_where = bound_words(pts, nr_pts, at);
+	titles[5] = title_cpus = xasprintf("Slab memory against CPUs%s, census at '%s' "
+					   "(median of boots, bars min to max)", bound_cpus, phase);
+	titles[6] = title_where = xasprintf("Slab memory by location at %ld CPUs%s, census at "
+					    "'%s' (MiB, median of boots)", at, bound_where, phase);
 	if (mkdir_p(dir)) {
 		failed = 1;
 		goto out;
@@ -530,6 +553,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	if (!drawn && !failed)
 		failed = error("plot: nothing to draw in the results given");
 out:
+	free(bound_where);
+	free(bound_cpus);
 	free(title_where);
 	free(title_cpus);
 	free(missing_at);

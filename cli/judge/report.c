@@ -271,8 +271,7 @@ static void subject(struct strbuf *b, const struct comparison *c, const struct c
 	if (row) {
 		what = change_words(c, row);
 	} else if ((mem = report_memory_change(c, v))) {
-		what = xasprintf("slab and per-CPU memory %s", mem);
-		free(mem);
+		what = mem;
 	} else if ((row = strongest_time(c, true))) {
 		what = change_words(c, row);
 	}
@@ -386,6 +385,7 @@ char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 	struct census_view v = {
 		.phase = slabmem_phase(docs, n, phase),
 		.base = point_label(&c->runs[0]), .other = point_label(&c->runs[1]),
+		.docs = docs,
 	};
 	struct strbuf b = { 0 };
 

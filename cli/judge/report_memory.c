@@ -61,6 +61,50 @@ static bool census_ratio(const struct slabmem_point *a, const struct slabmem_poi
 	return true;
 }
 
+/* The figures of /proc/meminfo after boot that the report compares. */
+static const char *const boot_names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+Percpu" };
+
+/*
+ * /proc/meminfo after boot ("before" the workload) of the two runs
+ * compared, each of boot_names[] over a run's boots, and the ratio of
+ * the means with its 95% interval as the census table has it.
+ */
+static void after_boot_ratios(const cJSON *const *docs, struct ratio *x)
+{
+	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++) {
+		for (int r = 0; r < 2; r++) {
+			int boots = run_nr_boots(docs[r]), n = 0;
+			double *v = xcalloc(boots + 1, sizeof(*v));
+
+			for (int bt = 0; bt < boots; bt++) {
+				double slab = boot_meminfo(docs[r], bt, "before", "Slab");
+				double percpu = boot_meminfo(docs[r], bt, "before", "Percpu");
+				double y = f < 3 ? boot_meminfo(docs[r], bt, "before", boot_names[f]) :
+					   slab + percpu;
+
+				if (!isnan(y))
+					v[n++] = y;
+			}
+			summarize(v, n, r ? &x[f].b : &x[f].a);
+			free(v);
+		}
+		ratio_fill(&x[f]);
+	}
+}
+
+/*
+ * Beside a bound, the whole kernel: Slab + Percpu after boot of the runs
+ * compared (@v->docs); false when a side lacks it.
+ */
+static bool whole_kernel(const struct census_view *v, struct ratio *x)
+{
+	struct ratio all[ARRAY_SIZE(boot_names)];
+
+	after_boot_ratios(v->docs, all);
+	*x = all[ARRAY_SIZE(boot_names) - 1];
+	return x->a.n && x->b.n && !isnan(x->r);
+}
+
 /* Said under a table where a ratio has no interval. */
 #define NO_CI_NOTE "95% CI -: none, a side has fewer boots than that."
 
@@ -101,6 +145,19 @@ static char *shape(const struct slabmem_point *p)
 		return xasprintf("%ld CPU%s (%ld possible)", p->cpus, p->cpus == 1 ? "" : "s",
 				 p->possible);
 	return xasprintf("%ld CPU%s", p->cpus, p->cpus == 1 ? "" : "s");
+}
+
+/* The bound that a pair of points is, if either is: how its workload bounds it. */
+static const struct slabmem_point *bound_point(const struct slabmem_point *a,
+					       const struct slabmem_point *b)
+{
+	return a->bound ? a : b->bound ? b : NULL;
+}
+
+/* "the 'memory' workload's upper bound" */
+static char *bound_name(const struct slabmem_point *p)
+{
+	return xasprintf("the '%s' workload's upper bound", p->workload ? p->workload : "?");
 }
 
 /* "x1.12 (95% CI x1.08 to x1.16)" */
@@ -167,11 +224,20 @@ static const char *claim_words(enum claim v)
 static char *claim_text(const struct slabmem_point *a, const struct slabmem_point *b,
 			const struct ratio *slab, const struct ratio *over, bool has_over)
 {
+	const struct slabmem_point *bp = bound_point(a, b);
 	char *where, *fs, *fo, *s;
 
 	if (!claim_applies(a, b))
 		return xstrdup("");
-	where = shape(a);
+	if (bp) {
+		char *cpus = shape(a), *bn = bound_name(bp);
+
+		where = xasprintf("%s, in %s,", cpus, bn);
+		free(cpus);
+		free(bn);
+	} else {
+		where = shape(a);
+	}
 	fs = claim_figures(slab);
 	if (has_over) {
 		fo = claim_figures(over);
@@ -208,11 +274,33 @@ static bool compared_points(const struct comparison *c, const struct census_view
 	return *a && *b;
 }
 
+/*
+ * Beside a bound, the representative answer where these results have
+ * one: the whole kernel after boot, in the runs compared.
+ */
+static void whole_kernel_sentence(struct strbuf *s, const struct comparison *c,
+				  const struct census_view *v)
+{
+	struct ratio whole;
+	char *ws;
+
+	if (!whole_kernel(v, &whole)) {
+		sb_addf(s, " These results hold no whole-kernel figure to set beside the bound: "
+			"the kernel workload (--workload=kernel) gives the representative answer.");
+		return;
+	}
+	ws = ratio_text(&whole);
+	sb_addf(s, " Beside the bound, the whole kernel after boot (/proc/meminfo Slab + Percpu "
+		"of the runs compared, %zu and %zu boots): %s held %s of %s's.", whole.a.n,
+		whole.b.n, c->runs[1].label, ws, c->runs[0].label);
+	free(ws);
+}
+
 /* The summary's memory sentence, of the two runs compared. */
 void report_census_sentence(struct strbuf *s, const struct comparison *c,
 			    const struct census_view *v)
 {
-	const struct slabmem_point *a, *b;
+	const struct slabmem_point *a, *b, *bp;
 	struct ratio slab, over;
 	bool has_over;
 	char *where, *rs, *claim;
@@ -227,8 +315,11 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 		return;
 	has_over = census_ratio(a, b, offsetof(struct slabmem, overhead), &over);
 	where = shape(a);
-	sb_addf(s, " From the slab census at '%s' with %s (%d and %d caches; ", v->phase, where,
-		a->boots[0].caches, b->boots[0].caches);
+	bp = bound_point(a, b);
+	sb_addf(s, " From the slab census at '%s'", v->phase);
+	if (bp)
+		sb_addf(s, " of the '%s' workload, an upper bound (%s),", bp->workload, bp->bound);
+	sb_addf(s, " with %s (%d and %d caches; ", where, a->boots[0].caches, b->boots[0].caches);
 	if (a->nr_boots == b->nr_boots)
 		sb_addf(s, "means of %d boots each", a->nr_boots);
 	else
@@ -247,6 +338,8 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 	sb_addf(s, ".");
 	claim = claim_text(a, b, &slab, &over, has_over);
 	sb_addf(s, "%s", claim);
+	if (bp)
+		whole_kernel_sentence(s, c, v);
 	free(claim);
 	free(where);
 }
@@ -313,10 +406,15 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		if (!o || !census_ratio(a, o, offsetof(struct slabmem, slab_percpu), &slab))
 			continue;
 		if (!blocks++) {
-			char *head = xasprintf("Slab memory from the census at '%s' (MiB, means over "
-					       "boots; ratio %s/%s, 95%% confidence interval where "
-					       "each side has %d boots or more)", v->phase,
+			const struct slabmem_point *bp = bound_point(a, o);
+			char *of = bp ? xasprintf(" of the '%s' workload, an upper bound (%s):",
+						  bp->workload, bp->bound) : xstrdup("");
+			char *head = xasprintf("Slab memory from the census at '%s'%s (MiB, means "
+					       "over boots; ratio %s/%s, 95%% confidence interval "
+					       "where each side has %d boots or more)", v->phase, of,
 					       c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+
+			free(of);
 
 			sb_addf(b, "\n");
 			report_wrap(b, 2, head);
@@ -363,58 +461,53 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 
 /*
  * The memory result of the two runs compared: Slab + Percpu at their CPU
- * count, when its interval excludes x1.00; false otherwise.
+ * count (points *@a and *@b), when its interval excludes x1.00; false
+ * otherwise.
  */
 static bool memory_result(const struct comparison *c, const struct census_view *v,
-			  struct ratio *slab)
+			  struct ratio *slab, const struct slabmem_point **a,
+			  const struct slabmem_point **b)
 {
-	const struct slabmem_point *a, *b;
-
-	return compared_points(c, v, &a, &b) &&
-	       census_ratio(a, b, offsetof(struct slabmem, slab_percpu), slab) && slab->has_ci &&
-	       (slab->lo > 1 || slab->hi < 1);
+	return compared_points(c, v, a, b) &&
+	       census_ratio(*a, *b, offsetof(struct slabmem, slab_percpu), slab) &&
+	       slab->has_ci && (slab->lo > 1 || slab->hi < 1);
 }
 
 char *report_memory_change(const struct comparison *c, const struct census_view *v)
 {
-	struct ratio slab;
+	const struct slabmem_point *a, *b, *bp;
+	struct ratio slab, whole;
+	char *rs, *ws, *s;
 
-	return memory_result(c, v, &slab) ? ratio_text(&slab) : NULL;
+	if (!memory_result(c, v, &slab, &a, &b))
+		return NULL;
+	rs = ratio_text(&slab);
+	bp = bound_point(a, b);
+	if (!bp) {
+		s = xasprintf("slab and per-CPU memory %s", rs);
+	} else if (whole_kernel(v, &whole)) {
+		ws = ratio_text(&whole);
+		s = xasprintf("slab and per-CPU memory %s in the '%s' workload, an upper bound; "
+			      "whole kernel after boot %s", rs, bp->workload, ws);
+		free(ws);
+	} else {
+		s = xasprintf("slab and per-CPU memory %s in the '%s' workload, an upper bound",
+			      rs, bp->workload);
+	}
+	free(rs);
+	return s;
 }
 
-/*
- * /proc/meminfo after boot ("before" the workload), each figure's mean
- * over a run's boots, and the ratio of the means with its 95% interval
- * as the census table has it.
- */
 static void after_boot_table(struct strbuf *b, const struct comparison *c,
 			     const cJSON *const *docs)
 {
-	static const char *const names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+Percpu" };
-	struct ratio x[ARRAY_SIZE(names)];
+	struct ratio x[ARRAY_SIZE(boot_names)];
 	bool missing_ci = false, steady = false;
 	char *head;
 
-	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
-		for (int r = 0; r < 2; r++) {
-			int boots = run_nr_boots(docs[r]), n = 0;
-			double *v = xcalloc(boots + 1, sizeof(*v));
-
-			for (int bt = 0; bt < boots; bt++) {
-				double slab = boot_meminfo(docs[r], bt, "before", "Slab");
-				double percpu = boot_meminfo(docs[r], bt, "before", "Percpu");
-				double y = f < 3 ? boot_meminfo(docs[r], bt, "before", names[f]) :
-					   slab + percpu;
-
-				if (!isnan(y))
-					v[n++] = y;
-			}
-			summarize(v, n, r ? &x[f].b : &x[f].a);
-			free(v);
-		}
-		ratio_fill(&x[f]);
+	after_boot_ratios(docs, x);
+	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++)
 		missing_ci |= !x[f].has_ci;
-	}
 	if (!x[0].a.n || !x[0].b.n) {
 		sb_addf(b, "  (no /proc/meminfo after boot in these results)\n");
 		return;
@@ -425,15 +518,15 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 	report_wrap(b, 2, head);
 	free(head);
 	sb_addf(b, "\n  %-14s", "");
-	for (size_t f = 0; f < ARRAY_SIZE(names); f++)
-		sb_addf(b, " %11s", names[f]);
+	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++)
+		sb_addf(b, " %11s", boot_names[f]);
 	for (int r = 0; r < 2; r++) {
 		sb_addf(b, "\n  %-14s", c->runs[r].label);
-		for (size_t f = 0; f < ARRAY_SIZE(names); f++)
+		for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++)
 			sb_addf(b, " %11.0f", r ? x[f].b.mean : x[f].a.mean);
 	}
 	sb_addf(b, "\n  %-14s", "ratio");
-	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++) {
 		char cell[32] = "-";
 
 		if (!isnan(x[f].r))
@@ -441,7 +534,7 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 		sb_addf(b, " %11s", cell);
 	}
 	sb_addf(b, "\n  %-14s", "95% CI");
-	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++) {
 		char cell[32] = "-";
 
 		if (x[f].has_ci && !x[f].a.stddev && !x[f].b.stddev)

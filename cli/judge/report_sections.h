@@ -16,6 +16,7 @@ struct census_view {
 	struct slabmem_point *pts;
 	int nr;
 	const char *base, *other;	/* the two runs' points' labels */
+	const cJSON *const *docs;	/* the two runs compared */
 };
 
 /* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
@@ -26,8 +27,9 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 			    const struct census_view *v);
 /*
  * The subject's memory result: Slab + Percpu of the two runs compared,
- * "x1.12 (95% CI x1.08 to x1.16)", when its interval excludes x1.00;
- * NULL otherwise.
+ * "slab and per-CPU memory x1.12 (95% CI x1.08 to x1.16)", when its
+ * interval excludes x1.00; from a workload that bounds it, named so with
+ * the whole kernel after boot beside it. NULL otherwise.
  */
 char *report_memory_change(const struct comparison *c, const struct census_view *v);
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,

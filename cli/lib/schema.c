@@ -209,6 +209,13 @@ const cJSON *run_workload_def(const cJSON *doc)
 	return json_at(doc, "workload");
 }
 
+const char *run_upper_bound(const cJSON *doc)
+{
+	const cJSON *b = json_at(doc, "workload.upper_bound");
+
+	return cJSON_IsString(b) && *b->valuestring ? b->valuestring : NULL;
+}
+
 double run_after_boot_s(const cJSON *doc)
 {
 	return json_num_at(doc, "workload.after_boot_s");

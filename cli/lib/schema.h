@@ -67,6 +67,11 @@ const char *run_status(const cJSON *doc);
 const char *run_workload(const cJSON *doc);
 /* The workload as the run recorded it, an object; NULL if none. */
 const cJSON *run_workload_def(const cJSON *doc);
+/*
+ * How the workload bounds its census's figures (its "upper_bound": they
+ * are an upper bound, and say so); NULL for a workload of no such design.
+ */
+const char *run_upper_bound(const cJSON *doc);
 /* The seconds it let a guest idle before the after-boot snapshot; NAN if none. */
 double run_after_boot_s(const cJSON *doc);
 /* The allocator's config lines ("CONFIG_SLUB=y"), an array or NULL. */

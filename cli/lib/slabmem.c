@@ -173,6 +173,11 @@ int slabmem_points(const cJSON *const *docs, int n, const char *phase,
 				continue;
 			p->boots = xrealloc(p->boots, (p->nr_boots + 1) * sizeof(*p->boots));
 			p->boots[p->nr_boots++] = m;
+			/* A bound pooled with other figures is still no more than a bound. */
+			if (!p->workload || (!p->bound && run_upper_bound(docs[r])))
+				p->workload = run_workload(docs[r]);
+			if (!p->bound)
+				p->bound = run_upper_bound(docs[r]);
 		}
 		/* A new point that no boot filled is no point. */
 		if (p == &pts[nr] && p->nr_boots)

@@ -87,6 +87,9 @@ struct slabmem_point {
 	long possible;		/* possible CPUs (vm.possible_cpus), at least cpus */
 	int nr_boots;
 	struct slabmem *boots;	/* those with a census at the phase */
+	const char *workload;	/* of the runs whose boots these are */
+	/* run_upper_bound() of a run among them: the figures are an upper bound */
+	const char *bound;
 };
 
 /*

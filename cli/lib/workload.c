@@ -11,6 +11,9 @@
  * the after-boot snapshot (the agent's userspace verb); false, or no
  * such key, takes the snapshot with the agent alone. "after_boot_s": N
  * waits N seconds after that user space (or the plan's start) before it.
+ * "upper_bound": "WHAT" says that the workload was built to bound its
+ * census's figures (WHAT: how), so that the report and the charts label
+ * them an upper bound wherever they appear.
  *
  * Parameter values are non-negative integers or words (enum choices).
  * workload_parse() checks the shape, so that a malformed file fails before
@@ -172,7 +175,7 @@ static int parse_test(const char *path, int i, const cJSON *t, long repeat,
 int workload_parse(const char *path, const char *text, long repeat,
 		   struct workload *w)
 {
-	const cJSON *name, *tests, *timeout, *userspace, *settle, *t, *k;
+	const cJSON *name, *tests, *timeout, *userspace, *settle, *bound, *t, *k;
 	int i = 0;
 
 	memset(w, 0, sizeof(*w));
@@ -192,7 +195,8 @@ int workload_parse(const char *path, const char *text, long repeat,
 	for (k = w->json->child; k; k = k->next) {
 		if (strcmp(k->string, "name") && strcmp(k->string, "description") &&
 		    strcmp(k->string, "tests") && strcmp(k->string, "timeout_s") &&
-		    strcmp(k->string, "boot_userspace") && strcmp(k->string, "after_boot_s")) {
+		    strcmp(k->string, "boot_userspace") && strcmp(k->string, "after_boot_s") &&
+		    strcmp(k->string, "upper_bound")) {
 			error("%s: %s: unknown key", path, k->string);
 			goto fail;
 		}
@@ -202,6 +206,7 @@ int workload_parse(const char *path, const char *text, long repeat,
 	timeout = cJSON_GetObjectItemCaseSensitive(w->json, "timeout_s");
 	userspace = cJSON_GetObjectItemCaseSensitive(w->json, "boot_userspace");
 	settle = cJSON_GetObjectItemCaseSensitive(w->json, "after_boot_s");
+	bound = cJSON_GetObjectItemCaseSensitive(w->json, "upper_bound");
 	if (!cJSON_IsString(name) || !is_word(name->valuestring)) {
 		error("%s: name: expected a word", path);
 		goto fail;
@@ -225,6 +230,11 @@ int workload_parse(const char *path, const char *text, long repeat,
 		goto fail;
 	}
 	w->boot_userspace = cJSON_IsTrue(userspace);
+	if (bound && (!cJSON_IsString(bound) || !*bound->valuestring)) {
+		error("%s: upper_bound: expected words saying how the workload bounds its figures",
+		      path);
+		goto fail;
+	}
 	if (settle && (!cJSON_IsNumber(settle) || settle->valuedouble < 0 ||
 		       settle->valuedouble != floor(settle->valuedouble) ||
 		       settle->valuedouble >= w->timeout_s)) {

@@ -267,11 +267,59 @@ static void test_sizes_boots(void)
 	cJSON_Delete(doc);
 }
 
+/*
+ * The census at one CPU count, of a workload built to bound it (as the
+ * demo's default runs and its memory sweep at 2 CPUs): gnuplot draws it
+ * without a word on stderr (an autoscaled axis of one value would warn
+ * "empty x range"), and each chart's title says what its figures are.
+ */
+static void test_one_count_bound(void)
+{
+	char dir[] = "/tmp/slabbench-plot-XXXXXX", log[] = "/tmp/slabbench-plot-log-XXXXXX";
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 3, "t2.0s", 0, false },
+		{ "slub", "SLUB", 2, 1, 3, "t2.0s", 0, false },
+	};
+	cJSON *docs[2];
+	char *err;
+	int fd = mkstemp(log);
+
+	if (fd < 0 || !mkdtemp(dir))
+		return;
+	for (int i = 0; i < 2; i++) {
+		docs[i] = fixture_doc(&fs[i]);
+		cJSON_AddStringToObject(cJSON_GetObjectItem(docs[i], "workload"), "upper_bound",
+					"many private caches, 4 objects each per CPU, held");
+	}
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	CHECK(plot_results((const cJSON *const *)docs, 2, dir, &(struct plot_opts){ 0 }) == 0,
+	      "one count: drawn");
+	fflush(stderr);
+	freopen("/dev/null", "w", stderr);
+	err = read_file(log, NULL);
+	CHECK(err && !strstr(err, "Warning") && !strstr(err, "warning: plot: memory"),
+	      "one count: gnuplot has nothing to say");
+	if (err && strstr(err, "Warning"))
+		printf("# %s", strstr(err, "Warning"));
+	CHECK(file_has(dir, "memory-cpus.svg", "Slab memory against CPUs, 'memory' workload: "
+		       "an upper bound") &&
+	      file_has(dir, "memory-where.svg", "at 2 CPUs, 'memory' workload: an upper bound"),
+	      "one count: both census charts' titles name the workload and the bound");
+	free(err);
+	close(fd);
+	unlink(log);
+	clean(dir);
+	for (int i = 0; i < 2; i++)
+		cJSON_Delete(docs[i]);
+}
+
 int main(void)
 {
 	test_sizes_boots();
 	test_all_charts();
 	test_missing();
 	test_census_charts();
+	test_one_count_bound();
 	return check_done();
 }

@@ -395,6 +395,85 @@ static void test_below_zero(void)
 	compare_unload(docs, 2);
 }
 
+/* @doc's workload declares itself a bound, as workloads/memory.json does. */
+static void bound(cJSON *doc)
+{
+	cJSON_AddStringToObject(cJSON_GetObjectItem(doc, "workload"), "upper_bound",
+				"many private caches, 4 objects each per CPU, held");
+}
+
+/* Slab 1000 + 10 b (slab) or 1040 + 10 b (slub) kB and Percpu 100 after boot b. */
+static void after_boot(cJSON *doc, int side)
+{
+	for (int b = 0; b < 5; b++) {
+		cJSON *boot = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "boots"), b);
+		cJSON *m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(
+			cJSON_GetObjectItem(boot, "snapshots"), "before"), "meminfo");
+
+		cJSON_AddNumberToObject(m, "Slab", 1000 + 40 * side + 10 * b);
+		cJSON_AddNumberToObject(m, "SUnreclaim", 900);
+		cJSON_AddNumberToObject(m, "Percpu", 100);
+	}
+}
+
+/*
+ * A figure of a workload built to bound it: named so in the subject, the
+ * summary, the table and the verdict, with the whole kernel after boot
+ * (x1.04: 1160 kB against 1120) beside it, and said when that is missing.
+ */
+static void test_bound(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 4, 1, 5, "t2.0s", 0, false },
+		{ "slub", "SLUB", 4, 1, 5, "t2.0s", 30, false },
+	};
+	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+	char *text;
+
+	bound(docs[0]);
+	bound(docs[1]);
+	after_boot(docs[0], 0);
+	after_boot(docs[1], 1);
+	text = report_of(docs);
+	CHECK(says(text, "Subject: [slabbench] slub vs slab: slab and per-CPU memory x1.69 (95% "
+		   "CI x") && says(text, " in the 'memory' workload, an upper bound; whole kernel "
+				   "after boot x1.04 (95% CI x1."),
+	      "bound: the subject names the workload, says upper bound, and gives the whole "
+	      "kernel beside it");
+	CHECK(says(text, "From the slab census at 't2.0s' of the 'memory' workload, an upper "
+		   "bound (many private caches, 4 objects each per CPU, held), with 4 CPUs"),
+	      "bound: the summary's census sentence says so");
+	CHECK(says(text, "Beside the bound, the whole kernel after boot (/proc/meminfo Slab + "
+		   "Percpu of the runs compared, 5 and 5 boots): slub held x1.04 (95% CI x1."),
+	      "bound: the representative answer beside it, attributed");
+	CHECK(says(text, "Slab memory from the census at 't2.0s' of the 'memory' workload, an "
+		   "upper bound (many private caches, 4 objects each per CPU, held): (MiB"),
+	      "bound: the memory section's table names it");
+	CHECK(says(text, "At 4 CPUs, in the 'memory' workload's upper bound, the 30% appears"),
+	      "bound: and so does the 30%% verdict");
+	free(text);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	docs[0] = fixture_doc(&fs[0]);
+	docs[1] = fixture_doc(&fs[1]);
+	bound(docs[1]);
+	text = report_of(docs);
+	CHECK(says(text, "x1.69 (95% CI x") && says(text, " in the 'memory' workload, an upper "
+						      "bound") && !strstr(text, "whole kernel after") &&
+	      says(text, "These results hold no whole-kernel figure to set beside the bound"),
+	      "bound: one side's workload bounds it; no whole-kernel figure, said so");
+	free(text);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+	docs[0] = fixture_doc(&fs[0]);
+	docs[1] = fixture_doc(&fs[1]);
+	text = report_of(docs);
+	CHECK(text && !strstr(text, "upper bound"), "bound: no bound where no workload says so");
+	free(text);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
 int main(void)
 {
 	test_census_inconclusive();
@@ -408,5 +487,6 @@ int main(void)
 	test_cache_differences();
 	test_note_once();
 	test_below_zero();
+	test_bound();
 	return check_done();
 }

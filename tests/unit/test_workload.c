@@ -38,6 +38,10 @@ static void test_valid(void)
 			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && w.after_boot_s == 30,
 	      "after_boot_s is read");
 	workload_free(&w);
+	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"upper_bound\":\"800 caches\","
+			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0,
+	      "upper_bound, words, is taken");
+	workload_free(&w);
 	CHECK(workload_parse("w.json", "{\"name\":\"m\",\"boot_userspace\":false,"
 			     "\"tests\":[{\"test\":\"caches\"}]}", 0, &w) == 0 && !w.boot_userspace,
 	      "boot_userspace false is read");
@@ -71,6 +75,8 @@ static void test_invalid(void)
 		"{\"name\":\"q\",\"after_boot_s\":1.5,\"tests\":[{\"test\":\"fastpath\"}]}",
 		"{\"name\":\"q\",\"after_boot_s\":\"30s\",\"tests\":[{\"test\":\"fastpath\"}]}",
 		"{\"name\":\"q\",\"timeout_s\":60,\"after_boot_s\":60,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"upper_bound\":true,\"tests\":[{\"test\":\"fastpath\"}]}",
+		"{\"name\":\"q\",\"upper_bound\":\"\",\"tests\":[{\"test\":\"fastpath\"}]}",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
