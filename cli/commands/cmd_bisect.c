@@ -282,6 +282,8 @@ static int write_report(const struct bisect *b, const char *first, const struct 
 		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "good", b->good, v->good_value);
 		sb_addf(&s, "  %-11s %-14.12s %.6g\n", "bad", b->bad, vbad->value);
 		sb_addf(&s, "  %-11s %-14.12s %.6g\n\n", "first bad", first, v->value);
+		/* What the kernel's regression tracking reads, when the report goes out. */
+		sb_addf(&s, "#regzbot introduced: %.12s\n\n", first);
 		sb_addf(&s, "%d commits built and ran, %d were skipped (they did not build\n"
 			"or boot). Below: the first bad commit against the good one. The\n"
 			"variants it names are those of\n\n%.*s/variants\n\n"

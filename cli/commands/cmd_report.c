@@ -57,8 +57,11 @@ int cmd_report(int argc, char **argv)
 			 "tree's scripts/get_maintainer.pl names for the allocator's files (or,\n"
 			 "with --bisect, for the first bad commit's files, its author Cc'd too);\n"
 			 "the subject names the tree, the commit and the change; a variant from a\n"
-			 "patch series replies to the series' cover letter; attached are the\n"
-			 "configs' difference, reproduce.sh and the results, compressed.\n",
+			 "patch series replies to the series' cover letter. Its body, at most 150\n"
+			 "lines, leads with what changed and the memory answer, then the machine,\n"
+			 "the kernels, the tags (never wrapped; with --bisect a '#regzbot\n"
+			 "introduced:' line) and how to reproduce; attached are the whole report\n"
+			 "(report.txt), the configs' difference, reproduce.sh and the results.\n",
 	};
 	struct regmail_opts m = { 0 };
 	struct comparison c = { 0 };
@@ -139,13 +142,13 @@ int cmd_report(int argc, char **argv)
 			  noise, noise_file))
 		goto out;
 	c.matters = matters;
-	text = report_text(&c, (const cJSON *const *)docs, n, phase);
 	if (mbox) {
-		char *mail = regmail_comparison(&m, paths, (const cJSON *const *)docs, text);
+		char *mail = regmail_comparison(&m, paths, (const cJSON *const *)docs, &c, phase);
 
 		ret = mail && !write_output(mbox, mail) ? 0 : 1;
 		free(mail);
 	} else {
+		text = report_text(&c, (const cJSON *const *)docs, n, phase);
 		ret = write_output(output, text) ? 1 : 0;
 	}
 out:

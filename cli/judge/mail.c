@@ -290,7 +290,24 @@ char *mail_message_id(const char *from)
 	return id;
 }
 
-/* The body with mboxrd's quoting; -1 when a line is too wide or is the boundary. */
+bool mail_tag_line(const char *line, size_t len)
+{
+	static const char *const tags[] = {
+		"Reported-by: ", "Closes: ", "Link: ", "Fixes: ", "#regzbot ",
+	};
+
+	if (len >= 2 && !strncmp(line, "| ", 2))
+		line += 2, len -= 2;
+	for (size_t i = 0; i < ARRAY_SIZE(tags); i++)
+		if (len > strlen(tags[i]) && !strncmp(line, tags[i], strlen(tags[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The body with mboxrd's quoting; -1 when a line but a tag is too wide,
+ * or a line is the boundary.
+ */
 static int add_body(struct strbuf *b, const char *body, const char *boundary)
 {
 	int line = 1;
@@ -298,7 +315,7 @@ static int add_body(struct strbuf *b, const char *body, const char *boundary)
 	for (const char *p = body; *p; line++) {
 		size_t len = strcspn(p, "\n"), q = strspn(p, ">");
 
-		if (mail_columns(p, len) > MAIL_WIDTH)
+		if (mail_columns(p, len) > MAIL_WIDTH && !mail_tag_line(p, len))
 			return error("mail: line %d of the body is %zu columns wide (at most %d)",
 				     line, mail_columns(p, len), MAIL_WIDTH);
 		if (len >= 2 + strlen(boundary) && !strncmp(p, "--", 2) &&

@@ -34,7 +34,8 @@ struct mail {
 
 /*
  * The message with its mbox "From " line; NULL after a message when the
- * body has a line wider than MAIL_WIDTH or a header is malformed.
+ * body has a line wider than MAIL_WIDTH (but a tag line: tags are never
+ * wrapped, whatever their width) or a header is malformed.
  */
 char *mail_format(const struct mail *m);
 
@@ -50,6 +51,14 @@ char *mail_base64(const void *data, size_t len, int width);
 
 /* @data as a gzip file in memory; NULL after a message. */
 void *mail_gzip(const void *data, size_t len, size_t *out_len);
+
+/*
+ * Whether the line @line (@len bytes) is a tag a fix carries
+ * ("Reported-by: ...", "Closes: ...", "Link: ...", "Fixes: ...", as
+ * quoted "| Reported-by: ...") or a "#regzbot" command: one line,
+ * however wide, as the kernel's own tags are.
+ */
+bool mail_tag_line(const char *line, size_t len);
 
 /* Columns of a UTF-8 line: code points, not bytes. */
 size_t mail_columns(const char *s, size_t len);

@@ -24,37 +24,60 @@
 
 const char *const regmail_attached[2] = { "results-base.json", "results-new.json" };
 
+/*
+ * The attachments named, the commit a bisection found in regzbot's
+ * words, and the tags a fix carries: said before how to reproduce. A tag
+ * is one line whatever its width, as the kernel's tags are.
+ */
+static char *tags(const struct regmail_opts *o, const struct built *w, const char *reporter)
+{
+	struct strbuf t = { 0 };
+
+	sb_addf(&t, "Attached: the whole report (report.txt, as slabbench report\n"
+		"prints it), the full comparison (compare.txt: every metric of\n"
+		"every test), the difference of the kernels' configs\n"
+		"(config.diff)%s, reproduce.sh (it runs as it is, with\n"
+		"slabbench installed) and both results files.\n",
+		cJSON_IsArray(run_common_config_lines(w->docs[0])) ?
+		" and each config as recorded" : "");
+	if (w->regzbot)
+		sb_addf(&t, "\n#regzbot introduced: %.12s\n", w->regzbot);
+	sb_addf(&t, "\nIf you fix the issue in a separate patch or commit, kindly\n"
+		"add the following tags:\n| Reported-by: %s\n", reporter);
+	if (o->closes)
+		sb_addf(&t, "| Closes: %s\n", o->closes);
+	if (o->link)
+		sb_addf(&t, "| Link: %s\n", o->link);
+	return t.s;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
 /* Assembles the message from what the callers gathered. */
 static char *assemble(const struct regmail_opts *o, const struct built *w)
 {
 	struct parts ps = { 0 };
 	struct strbuf body = { 0 };
-	char *from = NULL, *to = NULL, *cc = NULL, *id = NULL, *mbox = NULL;
-	const char *reporter;
+	char *from = NULL, *to = NULL, *cc = NULL, *id = NULL, *mbox = NULL, *t, *brief;
+	int n = 2;
 
 	if (regmail_addressees(o, w, &from, &to, &cc))
 		goto out;
-	reporter = o->reported_by ? o->reported_by : from;
-	/* A tag is one line: it cannot wrap. */
-	if (mail_columns(reporter, strlen(reporter)) > MAIL_WIDTH - 15 ||
-	    (o->closes && strlen(o->closes) > MAIL_WIDTH - 10) ||
-	    (o->link && strlen(o->link) > MAIL_WIDTH - 8)) {
-		error("report: a Reported-by:, Closes: or Link: tag would be wider than %d "
-		      "columns", MAIL_WIDTH);
-		goto out;
-	}
-	sb_addf(&body, "%s\n", w->body);
-	sb_addf(&body, "\nAttached: the difference of the kernels' configs (config.diff)%s,\n"
-		"reproduce.sh (it runs as it is, with slabbench installed) and\n"
-		"both results files.\n",
-		cJSON_IsArray(run_common_config_lines(w->docs[0])) ?
-		" and\neach config as recorded" : "");
-	sb_addf(&body, "\nIf you fix the issue in a separate patch or commit, kindly\n"
-		"add the following tags:\n| Reported-by: %s\n", reporter);
-	if (o->closes)
-		sb_addf(&body, "| Closes: %s\n", o->closes);
-	if (o->link)
-		sb_addf(&body, "| Link: %s\n", o->link);
+	t = tags(o, w, o->reported_by ? o->reported_by : from);
+	if (w->intro)
+		sb_addf(&body, "%s", w->intro);
+	brief = report_brief(w->c, w->docs, n, w->phase, t,
+			     REGMAIL_BODY_LINES - count_lines(w->intro));
+	sb_addf(&body, "%s", brief);
+	free(brief);
+	free(t);
 	if (regmail_attach(&ps, w))
 		goto out;
 	id = mail_message_id(from);
@@ -71,16 +94,6 @@ out:
 	free(cc);
 	free(id);
 	return mbox;
-}
-
-/* The report's text after its subject line and the blank line that follows. */
-static const char *after_subject(const char *report)
-{
-	const char *p = !strncmp(report, "Subject: ", 9) ? strchr(report, '\n') : NULL;
-
-	if (!p)
-		return report;
-	return p + 1 + (p[1] == '\n');
 }
 
 /* "[slabbench] [TREE] WHO: WHAT": the robot's form. */
@@ -107,8 +120,9 @@ static char *tree_name_of(const struct regmail_opts *o, const struct run_id *id,
 }
 
 char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
-			 const cJSON *const *docs, const char *report)
+			 const cJSON *const *docs, const struct comparison *c, const char *phase)
 {
+	char *report = report_text(c, docs, 2, phase);
 	const char *rs = strncmp(report, "Subject: ", 9) ? "" : report + 9;
 	char *rsubj = xstrndup(rs, strcspn(rs, "\n")), *what, *who, *tree, *subject, *mbox = NULL;
 	char *files[6], *variants = NULL, *vpath = user_variants(), *maint = NULL;
@@ -157,8 +171,8 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 		maint = cached_source(version);
 	}
 	mbox = assemble(o, &(struct built){
-		.subject = subject, .body = after_subject(report), .report_subject = rsubj,
-		.paths = paths, .docs = docs, .ids = ids, .variants = variants,
+		.subject = subject, .report_subject = rsubj, .c = c, .phase = phase,
+		.report = report, .paths = paths, .docs = docs, .ids = ids, .variants = variants,
 		.git = o->maintainers_tree ? NULL : s.git, .commit = s.commit,
 		.files = files, .nr_files = nf,
 		.maint_dir = o->maintainers_tree ? o->maintainers_tree : maint,
@@ -179,6 +193,7 @@ out:
 	free(who);
 	free(what);
 	free(rsubj);
+	free(report);
 	return mbox;
 }
 
@@ -219,19 +234,11 @@ static char *bisect_change(const char *dir, const char *first, const char *metri
 	return what;
 }
 
-/*
- * How the bisection in @dir found @first, then the report of @first
- * against the good commit (@docs), its files named as attached.
- */
-static char *bisect_body(const cJSON *j, const char *dir, const char *who,
-			 const cJSON *const *docs)
+/* How the bisection in @dir (its bisect.json @j) found @who, before the report of it. */
+static char *bisect_intro(const cJSON *j, const char *dir, const char *who)
 {
-	char *steps = xasprintf("%s/steps", dir), *text = read_file(steps, NULL);
-	char *noise_file = noise_path(), *report = NULL, *p;
-	struct comparison c = { 0 };
+	char *steps = xasprintf("%s/steps", dir), *text = read_file(steps, NULL), *p;
 	struct strbuf b = { 0 };
-	bool missing = false;
-	cJSON *noise = noise_load(noise_file, &missing);
 	int ran = 0, skipped = 0;
 
 	for (p = text; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
@@ -240,22 +247,12 @@ static char *bisect_body(const cJSON *j, const char *dir, const char *who,
 		else
 			ran++;
 	}
-	if ((noise || missing) &&
-	    !compare_build(&c, regmail_attached, docs, 2, 0.05, noise, noise_file))
-		report = report_text(&c, docs, 2, NULL);
-	if (report) {
-		sb_addf(&b, "slabbench bisected a regression of %s\n(threshold %g%%) "
-			"to\n\n  %.*s\n\n", json_str_at(j, "metric"),
-			json_num_at(j, "threshold"), MAIL_WIDTH - 2, who);
-		sb_addf(&b, "%d commits built and ran, %d were skipped (they did not build\n"
-			"or boot). Below: the first bad commit against the good one,\n"
-			"%.12s.\n\n", ran, skipped, json_str_at(j, "good"));
-		sb_addf(&b, "%s", after_subject(report));
-	}
-	compare_free(&c);
-	cJSON_Delete(noise);
-	free(noise_file);
-	free(report);
+	sb_addf(&b, "slabbench bisected a regression of %s\n(threshold %g%%) "
+		"to\n\n  %.*s\n\n", json_str_at(j, "metric"),
+		json_num_at(j, "threshold"), MAIL_WIDTH - 2, who);
+	sb_addf(&b, "%d commits built and ran, %d were skipped (they did not build\n"
+		"or boot). Below: the first bad commit against the good one,\n"
+		"%.12s.\n\n", ran, skipped, json_str_at(j, "good"));
 	free(text);
 	free(steps);
 	return b.s;
@@ -269,8 +266,12 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	char *vpath = xasprintf("%s/variants", dir);
 	char *variants = NULL, *who = NULL, *what = NULL, *tree = NULL, *subject = NULL;
 	char *author = NULL, *files_out = NULL, *mbox = NULL, *rsubj = NULL, *files[40];
+	char *noise_file = noise_path(), *intro = NULL;
 	const char *git, *good;
 	struct run_id *ids = NULL;
+	struct comparison c = { 0 };
+	cJSON *noise = NULL;
+	bool missing = false;
 	int nf = 0;
 
 	if (!j || !first) {
@@ -321,13 +322,18 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 	}
 	subject = robot_subject(tree, who, what);
 	rsubj = xstrdup(subject);
-	report = bisect_body(j, dir, who, (const cJSON *const *)docs);
-	if (!report) {
+	noise = noise_load(noise_file, &missing);
+	if ((!noise && !missing) ||
+	    compare_build(&c, regmail_attached, (const cJSON *const *)docs, 2, 0.05, noise,
+			  noise_file)) {
 		error("report: %s: cannot compare the first bad commit with the good one", dir);
 		goto out;
 	}
+	report = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	intro = bisect_intro(j, dir, who);
 	mbox = assemble(o, &(struct built){
-		.subject = subject, .body = report, .report_subject = rsubj,
+		.subject = subject, .report_subject = rsubj, .intro = intro, .c = &c,
+		.report = report, .regzbot = first,
 		.paths = (const char *const *)paths, .docs = (const cJSON *const *)docs,
 		.ids = ids, .variants = variants, .git = o->maintainers_tree ? NULL : git, .commit = first,
 		.files = files, .nr_files = nf, .maint_dir = o->maintainers_tree,
@@ -354,5 +360,9 @@ out:
 	free(rsubj);
 	free(author);
 	free(files_out);
+	free(intro);
+	free(noise_file);
+	cJSON_Delete(noise);
+	compare_free(&c);
 	return mbox;
 }

@@ -8,8 +8,13 @@
 #ifndef SLABBENCH_REGMAIL_H
 #define SLABBENCH_REGMAIL_H
 
+#include "compare.h"
+
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+
+/* The lines of a mail's body at most: the full report goes as report.txt. */
+#define REGMAIL_BODY_LINES 150
 
 struct regmail_opts {
 	const char *from;		/* NULL: git config user.name and user.email */
@@ -26,18 +31,22 @@ struct regmail_opts {
 extern const char *const regmail_attached[2];
 
 /*
- * The mail of the comparison of results @paths[1] against @paths[0]
- * (@docs, loaded), whose report is @report (report_text() of a
- * comparison built with regmail_attached as its paths, its first line
- * the subject). NULL after a message.
+ * The mail of the comparison @c (built with regmail_attached as its
+ * paths) of results @paths[1] against @paths[0] (@docs, loaded), its
+ * census at @phase (NULL: the default): a body of at most
+ * REGMAIL_BODY_LINES lines that leads with what changed (report_brief()),
+ * the whole report attached as report.txt. NULL after a message.
  */
 char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
-			 const cJSON *const *docs, const char *report);
+			 const cJSON *const *docs, const struct comparison *c,
+			 const char *phase);
 
 /*
  * The mail of the bisection in @dir (slabbench bisect -o DIR, finished):
  * how it was found, then the report of the first bad commit against the
- * good one, to the people its files name. NULL after a message.
+ * good one as regmail_comparison() gives it, with a "#regzbot
+ * introduced:" line naming the commit, to the people its files name.
+ * NULL after a message.
  */
 char *regmail_bisect(const struct regmail_opts *o, const char *dir);
 

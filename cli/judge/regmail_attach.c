@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the mail attaches: the configs' difference, each config as
- * recorded, a reproducer that runs both sides as they ran, and both
- * results files, compressed.
+ * What the mail attaches: the full report, the full comparison, the
+ * configs' difference, each config as recorded, a reproducer that runs
+ * both sides as they ran, and both results files, compressed.
  */
 #define _GNU_SOURCE
 #include "regmail_parts.h"
@@ -191,6 +191,8 @@ int regmail_attach(struct parts *ps, const struct built *w)
 {
 	char *cfg;
 
+	part_text(ps, "report.txt", "text/plain; charset=utf-8", xstrdup(w->report));
+	part_text(ps, "compare.txt", "text/plain; charset=utf-8", compare_text(w->c));
 	part_text(ps, "config.diff", "text/plain; charset=utf-8", config_diff(w->ids, w->docs));
 	for (int r = 0; r < 2; r++) {
 		cfg = config_of(&w->ids[r], w->docs[r]);

@@ -3,6 +3,7 @@
 #ifndef SLABBENCH_REGMAIL_PARTS_H
 #define SLABBENCH_REGMAIL_PARTS_H
 
+#include "compare.h"
 #include "mail.h"
 #include "regmail.h"
 #include "schema.h"
@@ -24,7 +25,12 @@ struct parts {
 
 /* What the mail of a comparison or of a bisection gathered for assembly. */
 struct built {
-	const char *subject, *body, *report_subject;
+	const char *subject, *report_subject;
+	const char *intro;		/* before the body, or NULL: how a bisection found it */
+	const struct comparison *c;	/* of @docs, for the body */
+	const char *phase;		/* the census snapshot, or NULL */
+	const char *report;		/* report_text() of @c: attached whole */
+	const char *regzbot;		/* the commit a bisection found, or NULL */
 	const char *const *paths;
 	const cJSON *const *docs;
 	const struct run_id *ids;	/* of @docs */
@@ -55,7 +61,8 @@ void side_free(struct side *s);
 
 /* regmail_attach.c */
 /*
- * Attaches to @ps the configs' difference, each config as recorded,
+ * Attaches to @ps the full report (report.txt), the full comparison
+ * (compare.txt), the configs' difference, each config as recorded,
  * reproduce.sh and both results files; -1 after a message.
  */
 int regmail_attach(struct parts *ps, const struct built *w);

@@ -379,17 +379,90 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 	free(s.s);
 }
 
-char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
-		  const char *phase)
+static struct census_view census_view(const struct comparison *c, const cJSON *const *docs,
+				       int n, const char *phase)
 {
 	struct census_view v = {
 		.phase = slabmem_phase(docs, n, phase),
 		.base = point_label(&c->runs[0]), .other = point_label(&c->runs[1]),
 		.docs = docs,
 	};
-	struct strbuf b = { 0 };
 
 	v.nr = slabmem_points(docs, n, v.phase, &v.pts);
+	return v;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The rows a mail's body shows at most, before its length asks for fewer. */
+#define BRIEF_ROWS 12
+
+enum brief_part { BP_SUMMARY, BP_CHANGES, BP_MEMORY, BP_SETUP, BP_KERNELS, BP_TAGS,
+		  BP_REPRODUCE, BP_NR };
+
+char *report_brief(const struct comparison *c, const cJSON *const *docs, int n,
+		   const char *phase, const char *before_reproduce, int max_lines)
+{
+	/* What gives way first when the body is too long, and what a reader is told instead. */
+	static const struct {
+		enum brief_part part;
+		const char *instead;
+	} yield[] = {
+		{ BP_KERNELS, "\nKernels: in report.txt, attached.\n" },
+		{ BP_SETUP, "\nSetup: in report.txt, attached.\n" },
+		{ BP_MEMORY, "\nMemory: in report.txt, attached.\n" },
+	};
+	struct census_view v = census_view(c, docs, n, phase);
+	struct strbuf p[BP_NR] = { 0 }, out = { 0 };
+	int total = 0;
+
+	summary(&p[BP_SUMMARY], c, docs, &v);
+	report_changes(&p[BP_CHANGES], c, BRIEF_ROWS);
+	report_memory_answer(&p[BP_MEMORY], c, &v);
+	report_setup(&p[BP_SETUP], c, docs);
+	report_kernels(&p[BP_KERNELS], c, docs);
+	if (before_reproduce)
+		sb_addf(&p[BP_TAGS], "\n%s", before_reproduce);
+	report_reproduce(&p[BP_REPRODUCE], c, docs, n);
+	for (int i = 0; i < BP_NR; i++)
+		total += lines(p[i].s);
+	for (int rows = BRIEF_ROWS / 2; total > max_lines && rows >= 0; rows = rows ? rows / 2 : -1) {
+		total -= lines(p[BP_CHANGES].s);
+		p[BP_CHANGES].len = 0;
+		report_changes(&p[BP_CHANGES], c, rows);
+		total += lines(p[BP_CHANGES].s);
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(yield) && total > max_lines; k++) {
+		struct strbuf *y = &p[yield[k].part];
+
+		total -= lines(y->s);
+		y->len = 0;
+		sb_addf(y, "%s", yield[k].instead);
+		total += lines(y->s);
+	}
+	sb_addf(&out, "%s", "");
+	for (int i = 0; i < BP_NR; i++) {
+		if (p[i].s)
+			sb_addf(&out, "%s", p[i].s);
+		free(p[i].s);
+	}
+	slabmem_points_free(v.pts, v.nr);
+	return out.s;
+}
+
+char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
+		  const char *phase)
+{
+	struct census_view v = census_view(c, docs, n, phase);
+	struct strbuf b = { 0 };
+
 	subject(&b, c, &v);
 	sb_addf(&b, "\n");
 	summary(&b, c, docs, &v);

@@ -22,4 +22,16 @@
 char *report_text(const struct comparison *c, const cJSON *const *docs, int n,
 		  const char *phase);
 
+/*
+ * The body of a mail that carries report_text() as an attachment: the
+ * summary, what changed (the significant rows), the memory answer, the
+ * setup and the kernels, then @before_reproduce (the mail's tags; NULL
+ * for none) and how to reproduce, in at most @max_lines lines. Where the
+ * whole would be longer, fewer rows are shown, then the kernels', the
+ * setup's and the memory's sections give way to a line pointing to the
+ * attachment (report.txt), in that order. No subject line.
+ */
+char *report_brief(const struct comparison *c, const cJSON *const *docs, int n,
+		   const char *phase, const char *before_reproduce, int max_lines);
+
 #endif

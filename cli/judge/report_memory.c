@@ -718,6 +718,20 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 	free(rows);
 }
 
+void report_memory_answer(struct strbuf *b, const struct comparison *c,
+			  const struct census_view *v)
+{
+	size_t len;
+
+	sb_addf(b, "\nMemory\n");
+	len = b->len;
+	census_table(b, c, v);
+	if (b->len == len) {
+		sb_addf(b, "\n");
+		after_boot_table(b, c, v->docs);
+	}
+}
+
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v)
 {

@@ -106,18 +106,36 @@ static void say_note(struct strbuf *b, struct notes *ns, const char *note)
 }
 
 /*
- * Each test's first metric, and every significant change; the rest is
- * one line of count (slabbench compare shows all).
+ * Whether a table shows @row: every significant change and, unless
+ * @changed_only, each test's first metric and every count that differs.
  */
-void report_results(struct strbuf *b, const struct comparison *c)
+static bool row_shown(const struct cmp_row *row, bool first, bool changed_only)
 {
-	int hidden = 0, last_test = -1;
+	const struct cmp_cell *x = &row->cells[0];
+	/* Counts are exact: any difference in them is shown, and a count gone. */
+	bool counted = (kind_shows_difference(row->kind) && x->present && x->diff != 0) ||
+		       x->absent;
+
+	if (!shown_unit(row))
+		return false;
+	if (changed_only)
+		return (x->present && x->significant) || x->absent;
+	return first || (x->present && x->significant) || counted;
+}
+
+/*
+ * The table's head and the rows row_shown() picks, at most @max of them;
+ * returns how many it showed, *@hidden the rows it did not pick and
+ * *@left those it picked beyond @max.
+ */
+static int results_table(struct strbuf *b, const struct comparison *c, bool changed_only,
+			 int max, int *hidden, int *left)
+{
+	int last_test = -1, shown = 0;
 	const char *note = NULL;
 	struct notes said = { 0 };
 
-	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
-		"boot; * beyond the floor and BH q < %g; counts as means and\n"
-		"differences, %% in points)\n\n", c->alpha);
+	*hidden = *left = 0;
 	sb_addf(b, "%16s %27s\n", c->runs[0].label, c->runs[1].label);
 	sb_addf(b, "---------------- ---------------------------\n");
 	sb_addf(b, "%16s %9s  %16s  %s\n", "value  \xc2\xb1iqr/2", "change", "value  \xc2\xb1iqr/2",
@@ -128,14 +146,15 @@ void report_results(struct strbuf *b, const struct comparison *c)
 		char base[48], other[48] = "         -      ", pct[32] = "", *title;
 		bool first = row->test != last_test;
 
-		/* Counts are exact: any difference in them is shown. */
-		bool counted = (kind_shows_difference(row->kind) && x->present && x->diff != 0) ||
-			       x->absent;
-
-		if (!shown_unit(row) || (!first && !(x->present && x->significant) && !counted)) {
-			hidden++;
+		if (!row_shown(row, first, changed_only)) {
+			*hidden += 1;
 			continue;
 		}
+		if (shown == max) {
+			*left += 1;
+			continue;
+		}
+		shown++;
 		if (first) {
 			/* What is said of a test's rows, once, under them. */
 			if (note)
@@ -184,6 +203,21 @@ void report_results(struct strbuf *b, const struct comparison *c)
 	}
 	if (note)
 		say_note(b, &said, note);
+	return shown;
+}
+
+/*
+ * Each test's first metric, and every significant change; the rest is
+ * one line of count (slabbench compare shows all).
+ */
+void report_results(struct strbuf *b, const struct comparison *c)
+{
+	int hidden, left;
+
+	sb_addf(b, "\nResults (geometric mean of boot medians \xc2\xb1half the IQR within a\n"
+		"boot; * beyond the floor and BH q < %g; counts as means and\n"
+		"differences, %% in points)\n\n", c->alpha);
+	results_table(b, c, false, -1, &hidden, &left);
 	if (hidden) {
 		char *more = xasprintf("%d more metrics (TSC cycles, which follow the times, "
 				       "times that did not change significantly and counts that "
@@ -193,6 +227,23 @@ void report_results(struct strbuf *b, const struct comparison *c)
 		report_wrap(b, 0, more);
 		free(more);
 	}
+}
+
+void report_changes(struct strbuf *b, const struct comparison *c, int max)
+{
+	struct strbuf t = { 0 };
+	int hidden, left, shown = results_table(&t, c, true, max, &hidden, &left);
+
+	sb_addf(b, "\nWhat changed (beyond the floor and BH q < %g; the cost model's\n"
+		"exact counts by any difference)\n\n", c->alpha);
+	if (shown)
+		sb_addf(b, "%s", t.s);
+	else
+		sb_addf(b, "  No time changed significantly beyond the floor, and no exact\n"
+			"  count changed.\n");
+	if (left)
+		sb_addf(b, "\n  %d more changed: report.txt, attached, has them all.\n", left);
+	free(t.s);
 }
 
 /* The allocator's own functions, in SLAB's, SLUB's and SLOB's names. */

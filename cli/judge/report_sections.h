@@ -34,6 +34,9 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 char *report_memory_change(const struct comparison *c, const struct census_view *v);
 void report_memory(struct strbuf *b, const struct comparison *c, const cJSON *const *docs,
 		   const struct census_view *v);
+/* The memory answer alone, for a mail's body: the census table, else meminfo after boot. */
+void report_memory_answer(struct strbuf *b, const struct comparison *c,
+			  const struct census_view *v);
 
 /* report_objects.c: the overhead tests' memory per live object; how many tests. */
 int report_per_object(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
@@ -50,6 +53,8 @@ void report_reproduce(struct strbuf *b, const struct comparison *c, const cJSON 
 
 /* report_results.c */
 void report_results(struct strbuf *b, const struct comparison *c);
+/* What changed significantly, at most @max rows (-1: every one), for a mail's body. */
+void report_changes(struct strbuf *b, const struct comparison *c, int max);
 void report_profiles(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
 
 #endif

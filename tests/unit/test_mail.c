@@ -219,6 +219,21 @@ static void test_message(void)
 	CHECK(!s, "a body line of 73 columns is refused");
 	free(s);
 	free(wide);
+	wide = xasprintf("text\n| Reported-by: %s <%060d@example.org>\n#regzbot introduced: "
+			 "%080d\n", "Maximiliana Ottilie Wojciechow", 0, 0);
+	m.body = wide;
+	s = mail_format(&m);
+	CHECK(s && strstr(s, "\n| Reported-by: Maximiliana Ottilie Wojciechow <0") &&
+	      strstr(s, "@example.org>\n#regzbot introduced: 0"),
+	      "tag lines wider than 72 columns are kept whole, not refused");
+	free(s);
+	free(wide);
+	wide = xasprintf("| Signed-off: %070d\n", 0);
+	m.body = wide;
+	s = mail_format(&m);
+	CHECK(!s, "a wide line that only looks like a tag is refused");
+	free(s);
+	free(wide);
 	m.body = "--=_b\n";
 	s = mail_format(&m);
 	CHECK(!s, "a body line that is the boundary is refused");
@@ -241,6 +256,24 @@ static void test_message(void)
 	free(s);
 }
 
+static void test_tag_lines(void)
+{
+	static const struct {
+		const char *line;
+		bool tag;
+	} lines[] = {
+		{ "Reported-by: A <a@b>", true }, { "| Reported-by: A <a@b>", true },
+		{ "| Closes: https://x", true }, { "Link: https://x", true },
+		{ "Fixes: 0123456789ab (\"x\")", true }, { "#regzbot introduced: 0123", true },
+		{ "Reported-by:", false }, { "| Tested: yes", false }, { "a Link: x", false },
+		{ "|Closes: x", false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		CHECK(mail_tag_line(lines[i].line, strlen(lines[i].line)) == lines[i].tag,
+		      "'%s' is %sa tag line", lines[i].line, lines[i].tag ? "" : "not ");
+}
+
 int main(void)
 {
 	test_base64();
@@ -248,5 +281,6 @@ int main(void)
 	test_header_folding();
 	test_addresses();
 	test_message();
+	test_tag_lines();
 	return check_done();
 }
