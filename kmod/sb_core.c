@@ -284,7 +284,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	block = kvzalloc(nr_metrics * n * sizeof(*s->val) +
 			 n * (sizeof(*s->irqs) + sizeof(*s->switches)) +
 			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
-			 n * (sizeof(*s->windows) + sizeof(*s->order)),
+			 n * (sizeof(*s->windows) + sizeof(*s->order) +
+			      sizeof(*s->spans)),
 			 GFP_KERNEL);
 	if (!block)
 		return -ENOMEM;
@@ -296,6 +297,7 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	s->ops = (u64 *)(s->loop + nr_points);
 	s->windows = (u32 *)(s->ops + nr_points);
 	s->order = s->windows + n;
+	s->spans = s->order + n;
 	for (i = 0; i < nr_points; i++)
 		s->ops[i] = ops;
 	return 0;
@@ -320,6 +322,34 @@ void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
 	s->windows[at] = t->window;
 	s->irqs[at] = t->irqs;
 	s->switches[at] = t->switches;
+	s->spans[at] = t->spans;
+}
+
+u64 sb_clock_step[SB_CLOCKS];
+
+#define SB_STEP_READS 4096
+
+static u64 sb_clock_read(unsigned int clock)
+{
+	return clock == SB_NS ? ktime_get_ns() : sb_cycles();
+}
+
+void sb_clock_steps(void)
+{
+	unsigned int c, i;
+	u64 prev, now, best;
+
+	for (c = 0; c < SB_CLOCKS; c++) {
+		best = U64_MAX;
+		prev = sb_clock_read(c);
+		for (i = 0; i < SB_STEP_READS; i++) {
+			now = sb_clock_read(c);
+			if (now > prev && now - prev < best)
+				best = now - prev;
+			prev = now;
+		}
+		sb_clock_step[c] = best == U64_MAX ? 0 : best;
+	}
 }
 
 const u32 *sb_samples_shuffle(struct sb_samples *s, unsigned int repeat)

@@ -61,6 +61,8 @@ static void sb_out_info(struct sb_out *out)
 		  );
 	sb_printf(out, "\"mem_cap_bytes\":%llu,\"work_cap_pairs\":%llu,",
 		  sb_mem_cap(), SB_WORK_CAP);
+	sb_printf(out, "\"clock_step_ns\":%llu,\"clock_step_cycles\":%llu,",
+		  sb_clock_step[SB_NS], sb_clock_step[SB_CYCLES]);
 	sb_printf(out, "\"extra_ns\":%u,\"batch\":%u}\n", sb_extra_ns, SB_BATCH);
 }
 
@@ -256,6 +258,7 @@ static int __init sb_init(void)
 		debugfs_create_file(sb_files[i].name, sb_files[i].mode, sb_dir,
 				    (void *)&sb_files[i], &sb_fops);
 	sb_mark_gates();
+	sb_clock_steps();
 	return 0;
 }
 

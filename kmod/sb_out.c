@@ -246,18 +246,32 @@ static void sb_out_u64s(struct sb_out *out, const char *key, const u64 *v,
 }
 
 /*
+ * What the clock resolves of a clocked metric's samples: a step of its
+ * clock for each interval summed into sample i (@spans[i]) and into the
+ * twin loop's (@loop_spans), over the sample's @ops operations.
+ */
+struct sb_resolution {
+	u64 step;
+	const u32 *spans;
+	u32 loop_spans;
+	u64 ops;
+};
+
+/*
  * A metric, at a sweep point "NAME[k=v,...]" with "labels" if @labels is
  * set (it ends at a NULL key), with "irqs", the interrupts this CPU took
  * during each sample's timing windows (@irqs[i] for sample i),
- * "switches", the task's context switches during them, and "windows" and
- * "ops_per_window" for the cost model; any may be NULL.
+ * "switches", the task's context switches during them, "windows" and
+ * "ops_per_window" for the cost model, and each sample's "resolution"
+ * per operation; any may be NULL.
  */
 static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 			    const struct sb_label *labels, const char *unit,
 			    bool lower_is_better, const s64 *milli,
 			    unsigned int n, const u64 *irqs,
 			    const u64 *switches,
-			    const struct sb_windows *win)
+			    const struct sb_windows *win,
+			    const struct sb_resolution *res)
 {
 	unsigned int i;
 
@@ -303,16 +317,28 @@ static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 		sb_out_u64s(out, "irqs", irqs, n);
 	if (switches)
 		sb_out_u64s(out, "switches", switches, n);
+	if (res && res->ops) {
+		sb_printf(out, ",\"resolution\":[");
+		for (i = 0; i < n; i++) {
+			if (i)
+				sb_printf(out, ",");
+			sb_out_milli(out, div64_u64(res->step * 1000 *
+						    (res->spans[i] + res->loop_spans),
+						    res->ops));
+		}
+		sb_printf(out, "]");
+	}
 	sb_out_summary(out, milli, n);
 	sb_printf(out, "}");
 	if (out->check && !n && !out->bad[0])
 		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
 }
 
-void sb_out_samples(struct sb_out *out, bool first, const char *name,
-		    const struct sb_label *labels, const char *unit,
-		    bool lower_is_better, const struct sb_samples *s,
-		    unsigned int metric, unsigned int point)
+static void sb_out_samples_of(struct sb_out *out, bool first, const char *name,
+			      const struct sb_label *labels, const char *unit,
+			      bool lower_is_better, const struct sb_samples *s,
+			      unsigned int metric, unsigned int point,
+			      const struct sb_resolution *res)
 {
 	unsigned int at = point * s->repeats;
 	struct sb_windows win = {
@@ -329,15 +355,33 @@ void sb_out_samples(struct sb_out *out, bool first, const char *name,
 			sb_samples_at(s, metric, point), s->repeats,
 			irqs ? s->irqs + at : NULL,
 			irqs || windows ? s->switches + at : NULL,
-			windows ? &win : NULL);
+			windows ? &win : NULL, res);
 }
 
+void sb_out_samples(struct sb_out *out, bool first, const char *name,
+		    const struct sb_label *labels, const char *unit,
+		    bool lower_is_better, const struct sb_samples *s,
+		    unsigned int metric, unsigned int point)
+{
+	sb_out_samples_of(out, first, name, labels, unit, lower_is_better, s,
+			  metric, point, NULL);
+}
+
+/* Samples that sb_sample() recorded: their clock intervals are known. */
 void sb_out_clock(struct sb_out *out, bool first, const char *name,
 		  const struct sb_label *labels, const struct sb_samples *s,
 		  unsigned int clock, unsigned int point)
 {
-	sb_out_samples(out, first, name, labels,
-		       clock == SB_NS ? "ns" : "cycles", true, s, clock, point);
+	struct sb_resolution res = {
+		.step = sb_clock_step[clock],
+		.spans = s->spans + point * s->repeats,
+		.loop_spans = s->loop[point].spans,
+		.ops = s->ops[point],
+	};
+
+	sb_out_samples_of(out, first, name, labels,
+			  clock == SB_NS ? "ns" : "cycles", true, s, clock, point,
+			  &res);
 }
 
 void sb_out_loop_overhead(struct sb_out *out, const struct sb_samples *s)
@@ -388,5 +432,5 @@ void sb_out_metric(struct sb_out *out, bool first, const char *name,
 		   const s64 *milli, unsigned int n)
 {
 	sb_out_timed_at(out, first, name, NULL, unit, lower_is_better, milli,
-			n, NULL, NULL, NULL);
+			n, NULL, NULL, NULL, NULL);
 }

@@ -171,6 +171,16 @@ struct sb_bench {
 enum { SB_NS, SB_CYCLES, SB_CLOCKS };
 
 /*
+ * The smallest step each clock (SB_NS, SB_CYCLES) takes between two
+ * back-to-back reads that differ, measured at load: the shortest
+ * interval it tells apart, a read's own cost included. A sample summed
+ * over n intervals, net of a twin summed over m, is known to within
+ * (n + m) steps: its "resolution" per operation.
+ */
+extern u64 sb_clock_step[SB_CLOCKS];
+void sb_clock_steps(void);
+
+/*
  * What the output gives beside the samples: "irqs", "windows" (SB_NS);
  * either brings "switches".
  */
@@ -188,6 +198,7 @@ struct sb_samples {
 	u32 *windows;
 	u64 *irqs;
 	u64 *switches;
+	u32 *spans;
 	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
 	u32 *order;
 	/* [point]: the twin loop, and the operations of one of its samples. */
@@ -256,6 +267,8 @@ struct sb_timer {
 	 */
 	u64 switches;
 	u64 start_switches;
+	/* Intervals summed into ns and cycles: each is known to a clock step. */
+	u32 spans;
 };
 
 /* A new window id, unique since the module was loaded; never 0. */
@@ -274,6 +287,7 @@ static inline void sb_timer_reset(struct sb_timer *t)
 	t->window = sb_window_next();
 	t->irqs = 0;
 	t->switches = 0;
+	t->spans = 0;
 	sb_mark_idt();
 }
 
@@ -306,6 +320,7 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 	t->cycles += cycles - t->start_cycles;
 	t->irqs += sb_irq_count() - t->start_irqs;
 	t->switches += sb_switch_count() - t->start_switches;
+	t->spans++;
 }
 
 /*

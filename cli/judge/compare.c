@@ -210,21 +210,25 @@ static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha
 }
 
 /*
- * Samples of a time (or its TSC twin) that are 0 or less: the empty
- * loop's time, subtracted from the timed loop's, was as long or longer,
- * which happens when the whole timed loop is shorter than the clock
- * resolves (fastpath with iters=100 gave -5465 ns per op). Such a metric
- * is not a time.
+ * Samples of a time (or its TSC twin) below what the clock resolves: 0
+ * or less (the empty loop's time, subtracted from the timed loop's, was
+ * as long or longer: fastpath with iters=100 gave -5465 ns per op), or
+ * below the sample's own "resolution" where the module gives one (a
+ * step of the clock for each interval summed into the sample and its
+ * twin, per operation). Such a metric is not a time.
  */
 static int unresolved(const cJSON *m, enum metric_kind kind)
 {
-	const cJSON *s;
-	int n = 0;
+	const cJSON *s, *res = cJSON_GetObjectItemCaseSensitive(m, "resolution");
+	int n = 0, i = 0;
 
 	if (kind != KIND_TIME && kind != KIND_CYCLES)
 		return 0;
-	cJSON_ArrayForEach(s, metric_samples(m))
-		n += s->valuedouble <= 0;
+	cJSON_ArrayForEach(s, metric_samples(m)) {
+		const cJSON *r = cJSON_GetArrayItem(res, i++);
+
+		n += s->valuedouble <= 0 || (cJSON_IsNumber(r) && s->valuedouble < r->valuedouble);
+	}
 	return n;
 }
 
@@ -318,9 +322,10 @@ static void adjust(struct comparison *c)
 
 static void warn_unresolved(struct comparison *c, int r, int test, const cJSON *m)
 {
-	add_warning(c, xasprintf("%s: test %d: %s: %d of %d samples are 0 or less once the "
-				 "empty loop is subtracted: the timed loop is shorter than the "
-				 "clock resolves; not a time, not compared (run more iterations)",
+	add_warning(c, xasprintf("%s: test %d: %s: %d of %d samples are below the clock's "
+				 "resolution (0 or less once the empty loop is subtracted, or "
+				 "below the resolution the module gives): not a time, not "
+				 "compared (run more iterations)",
 				 c->runs[r].path, test + 1, m->string,
 				 unresolved(m, KIND_TIME),
 				 cJSON_GetArraySize(metric_samples(m))));

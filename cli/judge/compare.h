@@ -44,7 +44,7 @@ struct cmp_cell {
 	 * is 1 / (1 + d) - 1. NAN when untested.
 	 */
 	double detectable;
-	/* A time with a sample <= 0: its loop is below what the clock resolves. */
+	/* A time with a sample <= 0 or below its resolution: not what the clock resolves. */
 	int unresolved;		/* how many such samples */
 	bool beyond_floor;	/* |pct| above the floor, or no floor known */
 	bool significant;	/* q < alpha and beyond the floor; exact: any change */
@@ -77,7 +77,7 @@ struct cmp_row {
 	bool log;
 	double floor;		/* the A/A floor in percent; NAN when none is known */
 	int floor_boots;	/* boots a side of the A/A that measured it */
-	int unresolved;		/* the base's samples <= 0, as a cell's */
+	int unresolved;		/* the base's unresolved samples, as a cell's */
 	int rejected;		/* the base's rejected windows, as a cell's */
 	struct cmp_cell *cells;	/* one per other run */
 };

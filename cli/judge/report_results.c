@@ -58,8 +58,8 @@ static void evidence(struct strbuf *b, const struct comparison *c, const struct 
 	if (!x->present || kind_shows_difference(row->kind))
 		return;
 	if (x->unresolved || row->unresolved) {
-		sb_addf(b, "%17snot a time: %d samples of %s and %d of %s are 0\n"
-			"%17sor less, the loop shorter than the clock resolves\n", "",
+		sb_addf(b, "%17sunresolved: %d samples of %s and %d of %s are\n"
+			"%17sbelow the clock's resolution: not a time\n", "",
 			row->unresolved, c->runs[0].label, x->unresolved, c->runs[1].label, "");
 		return;
 	}

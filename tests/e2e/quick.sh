@@ -6,7 +6,7 @@
 
 repeats=$(jq '[.tests[].params.repeats] | min' workloads/quick.json)
 ntests=$(jq '.tests | length' workloads/quick.json)
-plan 55
+plan 57
 
 for alloc in slab slub; do
 	out=$TMP/$alloc.json
@@ -24,6 +24,10 @@ for alloc in slab slub; do
 		jqt "$out" "[.tests[].metrics[].samples | length == $repeats] | all"
 	check "$alloc: every ns/op sample is positive" \
 		jqt "$out" '[.tests[].metrics.ns_per_op.samples[] | . > 0] | all'
+	check "$alloc: the clock's step is measured, and each ns/op sample has its resolution" \
+		jqt "$out" '.guest.info.clock_step_ns > 0 and ([.tests[].metrics.ns_per_op |
+			(.resolution | length) == (.samples | length) and
+			([.resolution[] | . > 0] | all)] | all)'
 	check "$alloc: objects are touched by default, and the results say so" \
 		jqt "$out" '[.tests[].params.touch == 1] | all'
 	check "$alloc: each sample records the interrupts of its timing windows" \

@@ -716,8 +716,8 @@ static void test_unresolved(void)
 	      !c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].significant,
 	      "unresolved: 2 samples <= 0, so no change and no test");
 	for (int i = 0; i < c.nr_warnings; i++)
-		warned |= strstr(c.warnings[i], "2 of 5 samples are 0 or less") &&
-			  strstr(c.warnings[i], "shorter than the clock resolves");
+		warned |= strstr(c.warnings[i], "2 of 5 samples are below the clock's resolution") &&
+			  strstr(c.warnings[i], "0 or less");
 	CHECK(warned, "unresolved: a warning says why");
 	text = compare_text(&c);
 	CHECK(strstr(text, "unresolved\n") && !strstr(text, "-5465") && !strstr(text, "n/a"),
@@ -733,6 +733,37 @@ static void test_unresolved(void)
 	set_unit(b, "cycles");
 	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
 	      !c.rows[0].cells[0].has_pct, "unresolved: the TSC twin of such a time as well");
+	compare_free(&c);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+/*
+ * Times above zero but below what the clock resolves: the module gives
+ * each sample's resolution per operation (a clock step per interval of
+ * the sample and its twin, over its operations), 0.06 ns here. Samples
+ * of 0.02 and 0.05 ns are unresolved, 0.06 is a time; without a
+ * resolution (older results) only samples of 0 or less are.
+ */
+static void test_below_resolution(void)
+{
+	const double x[] = { 12, 0.02, 30, 0.05, 0.06 }, res[] = { 0.06, 0.06, 0.06, 0.06, 0.06 };
+	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
+	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
+	struct comparison c;
+	char *text;
+
+	CHECK(build(&c, a, b) == 0 && !c.rows[0].cells[0].unresolved &&
+	      c.rows[0].cells[0].has_pct, "resolution: none given, positive samples are times");
+	compare_free(&c);
+	cJSON_AddItemToObject(metric(b), "resolution", cJSON_CreateDoubleArray(res, 5));
+	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
+	      !c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].tested,
+	      "resolution: 2 samples above 0 but below it, so no change and no test");
+	text = compare_text(&c);
+	CHECK(strstr(text, "unresolved\n") && !strstr(text, "0.02"),
+	      "resolution: the table marks it unresolved and prints no time");
+	free(text);
 	compare_free(&c);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
@@ -777,6 +808,7 @@ int main(void)
 {
 	test_known_answer();
 	test_unresolved();
+	test_below_resolution();
 	test_power();
 	test_equal();
 	test_regression();
