@@ -6,7 +6,9 @@
 # memory workload on both at 2, 4 and 8 CPUs (5 boots each: memory needs
 # no real time, and its guests are quick); the regression report of SLUB
 # against SLAB, with the census verdict at each CPU count of the sweep
-# (800 private caches, 4 objects each per CPU), and the charts.
+# (800 private caches, 4 objects each per CPU: an upper bound, which the
+# report names so and sets beside the whole kernel after boot of the
+# catalogue's runs), and the charts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
