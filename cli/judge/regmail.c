@@ -39,7 +39,7 @@ static char *tags(const struct regmail_opts *o, const struct built *w, const cha
 		"(config.diff)%s, reproduce.sh (it runs as it is, with\n"
 		"slabbench installed) and both results files.\n",
 		cJSON_IsArray(run_common_config_lines(w->docs[0])) ?
-		" and each config as recorded" : "");
+		" and each\nconfig as recorded" : "");
 	if (w->regzbot)
 		sb_addf(&t, "\n#regzbot introduced: %.12s\n", w->regzbot);
 	sb_addf(&t, "\nIf you fix the issue in a separate patch or commit, kindly\n"
@@ -51,29 +51,20 @@ static char *tags(const struct regmail_opts *o, const struct built *w, const cha
 	return t.s;
 }
 
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 /* Assembles the message from what the callers gathered. */
 static char *assemble(const struct regmail_opts *o, const struct built *w)
 {
 	struct parts ps = { 0 };
 	struct strbuf body = { 0 };
 	char *from = NULL, *to = NULL, *cc = NULL, *id = NULL, *mbox = NULL, *t, *brief;
-	int n = 2;
 
 	if (regmail_addressees(o, w, &from, &to, &cc))
 		goto out;
 	t = tags(o, w, o->reported_by ? o->reported_by : from);
 	if (w->intro)
 		sb_addf(&body, "%s", w->intro);
-	brief = report_brief(w->c, w->docs, n, w->phase, t,
+	/* A mail compares two runs and attaches both: no more. */
+	brief = report_brief(w->c, w->docs, 2, w->phase, t,
 			     REGMAIL_BODY_LINES - count_lines(w->intro));
 	sb_addf(&body, "%s", brief);
 	free(brief);

@@ -392,15 +392,6 @@ static struct census_view census_view(const struct comparison *c, const cJSON *c
 	return v;
 }
 
-static int lines(const char *s)
-{
-	int n = 0;
-
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 /* The rows a mail's body shows at most, before its length asks for fewer. */
 #define BRIEF_ROWS 12
 
@@ -432,20 +423,20 @@ char *report_brief(const struct comparison *c, const cJSON *const *docs, int n,
 		sb_addf(&p[BP_TAGS], "\n%s", before_reproduce);
 	report_reproduce(&p[BP_REPRODUCE], c, docs, n);
 	for (int i = 0; i < BP_NR; i++)
-		total += lines(p[i].s);
+		total += count_lines(p[i].s);
 	for (int rows = BRIEF_ROWS / 2; total > max_lines && rows >= 0; rows = rows ? rows / 2 : -1) {
-		total -= lines(p[BP_CHANGES].s);
+		total -= count_lines(p[BP_CHANGES].s);
 		p[BP_CHANGES].len = 0;
 		report_changes(&p[BP_CHANGES], c, rows);
-		total += lines(p[BP_CHANGES].s);
+		total += count_lines(p[BP_CHANGES].s);
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(yield) && total > max_lines; k++) {
 		struct strbuf *y = &p[yield[k].part];
 
-		total -= lines(y->s);
+		total -= count_lines(y->s);
 		y->len = 0;
 		sb_addf(y, "%s", yield[k].instead);
-		total += lines(y->s);
+		total += count_lines(y->s);
 	}
 	sb_addf(&out, "%s", "");
 	for (int i = 0; i < BP_NR; i++) {

@@ -407,14 +407,16 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			continue;
 		if (!blocks++) {
 			const struct slabmem_point *bp = bound_point(a, o);
-			char *of = bp ? xasprintf(" of the '%s' workload, an upper bound (%s):",
-						  bp->workload, bp->bound) : xstrdup("");
-			char *head = xasprintf("Slab memory from the census at '%s'%s (MiB, means "
+			char *of = bp ? xasprintf(" of the '%s' workload", bp->workload) : xstrdup("");
+			char *what = bp ? xasprintf("an upper bound: %s; ", bp->bound) : xstrdup("");
+			char *head = xasprintf("Slab memory from the census at '%s'%s (%sMiB, means "
 					       "over boots; ratio %s/%s, 95%% confidence interval "
 					       "where each side has %d boots or more)", v->phase, of,
-					       c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+					       what, c->runs[1].label, c->runs[0].label,
+					       MIN_BOOTS_CI);
 
 			free(of);
+			free(what);
 
 			sb_addf(b, "\n");
 			report_wrap(b, 2, head);

@@ -94,15 +94,6 @@ static void python_checks(const char *mbox, const char *report, const char *comp
 	free(out);
 }
 
-static int count_lines(const char *s)
-{
-	int n = 0;
-
-	for (; s && *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 static void test_comparison_mail(void)
 {
 	struct regmail_opts o = {
@@ -122,6 +113,13 @@ static void test_comparison_mail(void)
 	      "mail: the runs compare");
 	if (!docs || !noise)
 		goto out;
+	/* Results that keep each kernel's config lines: the mail attaches them too. */
+	for (int r = 0; r < 2; r++) {
+		const char *lines[] = { "CONFIG_SMP=y", r ? "CONFIG_SLUB=y" : "CONFIG_SLAB=y" };
+
+		cJSON_AddItemToObject(cJSON_GetObjectItem(docs[r], "kernel"), "common_config_lines",
+				      cJSON_CreateStringArray(lines, 2));
+	}
 	mail = regmail_comparison(&o, paths, (const cJSON *const *)docs, &c, NULL);
 	CHECK(mail != NULL && strlen(NAME) == 30 && strlen(ADDRESS) == 60,
 	      "mail: written with a %zu-character name, a %zu-character address and a Closes: "
@@ -135,6 +133,7 @@ static void test_comparison_mail(void)
 	body = strstr(mail, "\n\nslabbench compared ");
 	CHECK(body && !strstr(body, "\nResults (") && strstr(body, "\nWhat changed ("),
 	      "mail: the body shows what changed, not the whole table");
+	CHECK(strstr(mail, "filename=\"config-new.gz\""), "mail: each config as recorded attached");
 	mbox = scratch(mail);
 	python_checks(mbox, report, compare);
 	unlink(mbox);

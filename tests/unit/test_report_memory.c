@@ -446,8 +446,8 @@ static void test_bound(void)
 	CHECK(says(text, "Beside the bound, the whole kernel after boot (/proc/meminfo Slab + "
 		   "Percpu of the runs compared, 5 and 5 boots): slub held x1.04 (95% CI x1."),
 	      "bound: the representative answer beside it, attributed");
-	CHECK(says(text, "Slab memory from the census at 't2.0s' of the 'memory' workload, an "
-		   "upper bound (many private caches, 4 objects each per CPU, held): (MiB"),
+	CHECK(says(text, "Slab memory from the census at 't2.0s' of the 'memory' workload (an "
+		   "upper bound: many private caches, 4 objects each per CPU, held; MiB"),
 	      "bound: the memory section's table names it");
 	CHECK(says(text, "At 4 CPUs, in the 'memory' workload's upper bound, the 30% appears"),
 	      "bound: and so does the 30%% verdict");
