@@ -65,7 +65,7 @@ static char *assemble(const struct regmail_opts *o, const struct built *w)
 		sb_addf(&body, "%s", w->intro);
 	/* A mail compares two runs and attaches both: no more. */
 	brief = report_brief(w->c, w->docs, 2, w->phase, t,
-			     REGMAIL_BODY_LINES - count_lines(w->intro));
+			     REGMAIL_BODY_LINES - text_lines(w->intro));
 	sb_addf(&body, "%s", brief);
 	free(brief);
 	free(t);

@@ -423,20 +423,20 @@ char *report_brief(const struct comparison *c, const cJSON *const *docs, int n,
 		sb_addf(&p[BP_TAGS], "\n%s", before_reproduce);
 	report_reproduce(&p[BP_REPRODUCE], c, docs, n);
 	for (int i = 0; i < BP_NR; i++)
-		total += count_lines(p[i].s);
+		total += text_lines(p[i].s);
 	for (int rows = BRIEF_ROWS / 2; total > max_lines && rows >= 0; rows = rows ? rows / 2 : -1) {
-		total -= count_lines(p[BP_CHANGES].s);
+		total -= text_lines(p[BP_CHANGES].s);
 		p[BP_CHANGES].len = 0;
 		report_changes(&p[BP_CHANGES], c, rows);
-		total += count_lines(p[BP_CHANGES].s);
+		total += text_lines(p[BP_CHANGES].s);
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(yield) && total > max_lines; k++) {
 		struct strbuf *y = &p[yield[k].part];
 
-		total -= count_lines(y->s);
+		total -= text_lines(y->s);
 		y->len = 0;
 		sb_addf(y, "%s", yield[k].instead);
-		total += count_lines(y->s);
+		total += text_lines(y->s);
 	}
 	sb_addf(&out, "%s", "");
 	for (int i = 0; i < BP_NR; i++) {

@@ -87,7 +87,7 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-int count_lines(const char *s)
+int text_lines(const char *s)
 {
 	int n = 0;
 

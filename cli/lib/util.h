@@ -23,7 +23,7 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The lines of @s: its newlines (0 for NULL). */
-int count_lines(const char *s);
+int text_lines(const char *s);
 
 /* Whole file into a NUL-terminated buffer; NULL (errno set) on failure. */
 char *read_file(const char *path, size_t *len);

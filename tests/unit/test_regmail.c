@@ -128,8 +128,8 @@ static void test_comparison_mail(void)
 		goto out;
 	report = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	compare = compare_text(&c);
-	CHECK(count_lines(report) > 150 || strstr(report, "\nResults"),
-	      "mail: the whole report (%d lines) has its Results table", count_lines(report));
+	CHECK(text_lines(report) > 150 || strstr(report, "\nResults"),
+	      "mail: the whole report (%d lines) has its Results table", text_lines(report));
 	body = strstr(mail, "\n\nslabbench compared ");
 	CHECK(body && !strstr(body, "\nResults (") && strstr(body, "\nWhat changed ("),
 	      "mail: the body shows what changed, not the whole table");

@@ -108,16 +108,16 @@ static void test_shell_word(void)
 	}
 }
 
-static void test_count_lines(void)
+static void test_text_lines(void)
 {
-	CHECK(count_lines(NULL) == 0 && count_lines("") == 0, "count_lines: none in nothing");
-	CHECK(count_lines("a\nb\n\n") == 3 && count_lines("a\nb") == 1,
-	      "count_lines: the newlines, an unended last line not counted");
+	CHECK(text_lines(NULL) == 0 && text_lines("") == 0, "text_lines: none in nothing");
+	CHECK(text_lines("a\nb\n\n") == 3 && text_lines("a\nb") == 1,
+	      "text_lines: the newlines, an unended last line not counted");
 }
 
 int main(void)
 {
-	test_count_lines();
+	test_text_lines();
 	test_atomic_write();
 	test_parse_long();
 	test_console_scan();
