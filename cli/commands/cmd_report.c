@@ -61,7 +61,8 @@ int cmd_report(int argc, char **argv)
 			 "lines, leads with what changed and the memory answer, then the machine,\n"
 			 "the kernels, the tags (never wrapped; with --bisect a '#regzbot\n"
 			 "introduced:' line) and how to reproduce; attached are the whole report\n"
-			 "(report.txt), the configs' difference, reproduce.sh and the results.\n",
+			 "(report.txt), the full comparison (compare.txt), the configs'\n"
+			 "difference, reproduce.sh and the results.\n",
 	};
 	struct regmail_opts m = { 0 };
 	struct comparison c = { 0 };
