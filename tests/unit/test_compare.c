@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "compare_fixture.h"
 #include "compare.h"
 #include "noise.h"
 #include "results.h"
@@ -13,52 +14,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-
-/* A results document of one test with one metric: each sample a boot of its own. */
-static cJSON *doc_new(const char *workload, const char *spec, const char *allocator,
-		      const char *better, const double *x, int n)
-{
-	cJSON *doc = cJSON_CreateObject(), *t, *m, *s, *vm, *kernel, *guest, *boots;
-
-	cJSON_AddNumberToObject(doc, "schema", RESULTS_SCHEMA);
-	cJSON_AddStringToObject(doc, "status", "complete");
-	vm = cJSON_AddObjectToObject(doc, "vm");
-	cJSON_AddStringToObject(vm, "accel", "kvm");
-	cJSON_AddBoolToObject(vm, "emulated_time", 0);
-	cJSON_AddNumberToObject(vm, "cpus", 2);
-	kernel = cJSON_AddObjectToObject(doc, "kernel");
-	cJSON_AddStringToObject(kernel, "tree", "6.1");
-	cJSON_AddStringToObject(kernel, "release", "6.1.192");
-	cJSON_AddStringToObject(kernel, "variant", allocator);
-	guest = cJSON_AddObjectToObject(doc, "guest");
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(guest, "info"), "allocator", allocator);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", workload);
-	t = cJSON_CreateObject();
-	cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, "tests"), t);
-	cJSON_AddStringToObject(t, "test", "fastpath");
-	cJSON_AddStringToObject(t, "spec", spec);
-	m = cJSON_AddObjectToObject(cJSON_AddObjectToObject(t, "metrics"), "ns_per_op");
-	cJSON_AddStringToObject(m, "unit", "ns");
-	cJSON_AddStringToObject(m, "better", better);
-	s = cJSON_AddArrayToObject(m, "samples");
-	boots = cJSON_AddArrayToObject(m, "boots");
-	for (int i = 0; i < n; i++) {
-		cJSON_AddItemToArray(s, cJSON_CreateNumber(x[i]));
-		cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(&x[i], 1));
-	}
-	return doc;
-}
-
-static cJSON *metric(cJSON *doc)
-{
-	return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
-		cJSON_GetObjectItem(doc, "tests"), 0), "metrics"), "ns_per_op");
-}
-
-static void set_unit(cJSON *doc, const char *unit)
-{
-	cJSON_ReplaceItemInObject(metric(doc), "unit", cJSON_CreateString(unit));
-}
 
 /* The first other run's figures for the first metric, in compare's JSON. */
 static cJSON *first_cell(cJSON *j)
@@ -90,16 +45,7 @@ static bool says(const char *text, const char *want)
 	return ret;
 }
 
-static const double base_x[] = { 100, 102, 99, 101, 98 };
 static const double slow_x[] = { 120, 123, 118, 121, 122 };
-
-static int build(struct comparison *c, cJSON *a, cJSON *b)
-{
-	static const char *const paths[] = { "a.json", "b.json" };
-	const cJSON *docs[] = { a, b };
-
-	return compare_build(c, paths, docs, 2, 0.05, NULL, NULL);
-}
 
 static void test_equal(void)
 {
@@ -697,78 +643,6 @@ static void test_known_answer(void)
 	cJSON_Delete(noise);
 }
 
-/*
- * A loop shorter than the clock resolves: fastpath with iters=100 gave
- * net times of -5465 and -240 ns per op. Not a time: no value, no
- * change, no test, and a warning that says why.
- */
-static void test_unresolved(void)
-{
-	const double x[] = { 12, -5465, 30, -240, 8 };
-	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
-	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
-	struct comparison c;
-	char *text, *report;
-	bool warned = false;
-
-	CHECK(build(&c, a, b) == 0, "unresolved: compared");
-	CHECK(c.rows[0].cells[0].unresolved == 2 && !c.rows[0].cells[0].tested &&
-	      !c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].significant,
-	      "unresolved: 2 samples <= 0, so no change and no test");
-	for (int i = 0; i < c.nr_warnings; i++)
-		warned |= strstr(c.warnings[i], "2 of 5 samples are below the clock's resolution") &&
-			  strstr(c.warnings[i], "0 or less");
-	CHECK(warned, "unresolved: a warning says why");
-	text = compare_text(&c);
-	CHECK(strstr(text, "unresolved\n") && !strstr(text, "-5465") && !strstr(text, "n/a"),
-	      "unresolved: the table marks it and prints no time");
-	free(text);
-	CHECK(compare_regressions(&c, 0, &report) == 0, "unresolved: never a regression");
-	free(report);
-	compare_free(&c);
-	CHECK(build(&c, b, a) == 0 && c.rows[0].unresolved == 2 &&
-	      !c.rows[0].cells[0].tested, "unresolved: in the base too");
-	compare_free(&c);
-	set_unit(a, "cycles");
-	set_unit(b, "cycles");
-	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
-	      !c.rows[0].cells[0].has_pct, "unresolved: the TSC twin of such a time as well");
-	compare_free(&c);
-	cJSON_Delete(a);
-	cJSON_Delete(b);
-}
-
-/*
- * Times above zero but below what the clock resolves: the module gives
- * each sample's resolution per operation (a clock step per interval of
- * the sample and its twin, over its operations), 0.06 ns here. Samples
- * of 0.02 and 0.05 ns are unresolved, 0.06 is a time; without a
- * resolution (older results) only samples of 0 or less are.
- */
-static void test_below_resolution(void)
-{
-	const double x[] = { 12, 0.02, 30, 0.05, 0.06 }, res[] = { 0.06, 0.06, 0.06, 0.06, 0.06 };
-	cJSON *a = doc_new("w", "test=fastpath", "SLAB", "lower", base_x, 5);
-	cJSON *b = doc_new("w", "test=fastpath", "SLUB", "lower", x, 5);
-	struct comparison c;
-	char *text;
-
-	CHECK(build(&c, a, b) == 0 && !c.rows[0].cells[0].unresolved &&
-	      c.rows[0].cells[0].has_pct, "resolution: none given, positive samples are times");
-	compare_free(&c);
-	cJSON_AddItemToObject(metric(b), "resolution", cJSON_CreateDoubleArray(res, 5));
-	CHECK(build(&c, a, b) == 0 && c.rows[0].cells[0].unresolved == 2 &&
-	      !c.rows[0].cells[0].has_pct && !c.rows[0].cells[0].tested,
-	      "resolution: 2 samples above 0 but below it, so no change and no test");
-	text = compare_text(&c);
-	CHECK(strstr(text, "unresolved\n") && !strstr(text, "0.02"),
-	      "resolution: the table marks it unresolved and prints no time");
-	free(text);
-	compare_free(&c);
-	cJSON_Delete(a);
-	cJSON_Delete(b);
-}
-
 /* Each tested time says the smallest change it could have found. */
 static void test_power(void)
 {
@@ -807,8 +681,6 @@ static void test_power(void)
 int main(void)
 {
 	test_known_answer();
-	test_unresolved();
-	test_below_resolution();
 	test_power();
 	test_equal();
 	test_regression();
