@@ -9,7 +9,7 @@
 . tests/e2e/lib.sh
 
 # 21 here and 16 printed by the Python checks of the mails.
-plan 37
+plan 40
 
 D=tests/data
 # The subject unfolded, as a reader sees it.

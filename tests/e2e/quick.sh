@@ -6,7 +6,7 @@
 
 repeats=$(jq '[.tests[].params.repeats] | min' workloads/quick.json)
 ntests=$(jq '.tests | length' workloads/quick.json)
-plan 57
+plan 59
 
 for alloc in slab slub; do
 	out=$TMP/$alloc.json
