@@ -9,7 +9,7 @@
 # line; a cache holding a known number of objects counted exactly; the
 # shrink phase emptying its per-CPU caches; SLOB without caches or any
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
-# fewer free objects than by default; on slub and slub-6.12 each cache
+# fewer free objects than by default; on slub, slub-6.12 and slub-7.3 each cache
 # agrees with /sys/kernel/slab. With two NUMA nodes, SLAB's alien caches
 # hold the objects freed on the other node. With 8 possible CPUs of 2
 # online, per-CPU structures are 4 times those at 2. On slub-7.3 (sheaves,
@@ -200,6 +200,13 @@ for v in slub slub-6.12; do
 			([.caches[] | select(.name | startswith(\"sb-cache-\"))] | length == 100 and
 			 (map(.cpu_partial_slabs) | add > 0) and (map(.node_partial_slabs) | add > 0))"
 done
+# 7.3's sysfs counts the sheaves' objects as in use, as slabinfo does.
+run_workload slub-7.3 "$TMP/partial.json" "$TMP/slub-7.3-sysfs.json" --slub-sysfs
+check "slub-7.3: each of the 100 sb-caches agrees with /sys/kernel/slab exactly, sheaves and node partials in use" \
+	jqt "$TMP/slub-7.3-sysfs.json" ".boots[0].snapshots.\"t0.0s\".census | (.checks.sysfs | type == \"string\") and
+		([.checks.failures[] | select(startswith(\"sysfs: sb-cache-\"))] == []) and
+		([.caches[] | select(.name | startswith(\"sb-cache-\"))] | length == 100 and
+		 (map(.free_sheaf_main) | add > 0) and (map(.node_partial_slabs) | add > 0))"
 check "slub: without --slub-sysfs no sysfs is read, and its verdict is null" \
 	jqt "$TMP/slub.json" "($snaps | all(has(\"sysfs\") | not)) and ($snaps | all(.census.checks.sysfs == null))"
 run_workload slab "$TMP/held.json" "$TMP/slab-sysfs.json" --slub-sysfs
