@@ -331,6 +331,7 @@ static char *bound_words(const struct slabmem_point *pts, int n, long at)
 /* Each location's colour, the same in every chart whichever are drawn. */
 static const char *const part_colours[SM_NR_PARTS] = {
 	"#4c72b0", "#9ebbe3", "#dd8452", "#f2b880", "#c44e52", "#e8999b", "#8172b3",
+	"#64b5cd", "#b3dde9", "#ccb974", "#2a9d8f",
 	"#55a868", "#a6d7a8", "#937860", "#8c8c8c", "#da8bc3",
 };
 

@@ -27,13 +27,18 @@
 enum record { REC_CENSUS, REC_CACHE, REC_TOTAL, NR_RECORDS };
 static const char *const record_names[NR_RECORDS] = { "census", "cache", "total" };
 
-/* Allocators, as masks. */
+/*
+ * Allocators, as masks. SLUB with sheaves (7.0 on: no CPU slabs) says
+ * cpu_cache=sheaves in its header; a SLUB census without it has CPU slabs.
+ */
 #define ON_SLAB 1u
 #define ON_SLUB 2u
 #define ON_SLOB 4u
-#define ON_CACHES (ON_SLAB | ON_SLUB)
+#define ON_SHEAVES 8u
+#define ON_SLUBS (ON_SLUB | ON_SHEAVES)
+#define ON_CACHES (ON_SLAB | ON_SLUBS)
 #define ON_ALL (ON_CACHES | ON_SLOB)
-static const char *const allocator_names[] = { "slab", "slub", "slob" };
+static const char *const allocator_names[] = { "slab", "slub", "slob", "slub (sheaves)" };
 
 /*
  * Where a field may appear, per record: the allocators whose records must
@@ -41,10 +46,10 @@ static const char *const allocator_names[] = { "slab", "slub", "slob" };
  * the table does not name is a number allowed anywhere (slabs_oK, and
  * what a later version of the patch adds).
  */
-#define MAY(a) ((a) << 3)
+#define MAY(a) ((a) << 4)
 #define NEED(a) ((a) | MAY(a))
 #define NEEDS(on, a) ((on) & (a))
-#define MAYS(on, a) (((on) >> 3) & (a))
+#define MAYS(on, a) (((on) >> 4) & (a))
 
 static const struct field_rule {
 	const char *name;
@@ -53,6 +58,7 @@ static const struct field_rule {
 } rules[] = {
 	{ "version", false, { NEED(ON_ALL), 0, 0 } },
 	{ "allocator", true, { NEED(ON_ALL), 0, 0 } },
+	{ "cpu_cache", true, { MAY(ON_ALL), 0, 0 } },
 	{ "cpus", false, { NEED(ON_ALL), 0, 0 } },
 	{ "nodes", false, { NEED(ON_ALL), 0, 0 } },
 	{ "page_size", false, { NEED(ON_ALL), 0, 0 } },
@@ -62,6 +68,7 @@ static const struct field_rule {
 	{ "size", false, { 0, NEED(ON_CACHES), 0 } },
 	{ "objs_per_slab", false, { 0, NEED(ON_CACHES), 0 } },
 	{ "order", false, { 0, NEED(ON_CACHES), 0 } },
+	{ "sheaf_capacity", false, { 0, NEED(ON_SHEAVES), 0 } },
 	{ "aliases", false, { 0, NEED(ON_CACHES), 0 } },
 	{ "slabs", false, { 0, NEED(ON_CACHES), NEED(ON_ALL) } },
 	{ "pages", false, { 0, NEED(ON_CACHES), NEED(ON_ALL) } },
@@ -76,17 +83,26 @@ static const struct field_rule {
 	{ "free_shared", false, { 0, NEED(ON_SLAB), NEED(ON_SLAB) } },
 	/* Alien caches exist only with more than one node. */
 	{ "free_alien", false, { 0, MAY(ON_SLAB), MAY(ON_SLAB) } },
+	/* SLUB's sheaves: each CPU's main, spare and rcu_free, the barns'. */
+	{ "free_sheaf_main", false, { 0, NEED(ON_SHEAVES), NEED(ON_SHEAVES) } },
+	{ "free_sheaf_spare", false, { 0, NEED(ON_SHEAVES), NEED(ON_SHEAVES) } },
+	{ "free_sheaf_rcu", false, { 0, NEED(ON_SHEAVES), NEED(ON_SHEAVES) } },
+	{ "free_barn", false, { 0, NEED(ON_SHEAVES), NEED(ON_SHEAVES) } },
+	{ "cpu_sheaves", false, { 0, NEED(ON_SHEAVES), MAY(ON_SHEAVES) } },
+	{ "barn_full_sheaves", false, { 0, NEED(ON_SHEAVES), MAY(ON_SHEAVES) } },
+	{ "barn_empty_sheaves", false, { 0, NEED(ON_SHEAVES), MAY(ON_SHEAVES) } },
 	{ "node_partial_slabs", false, { 0, NEED(ON_CACHES), MAY(ON_CACHES) } },
 	{ "free_node_partial", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "empty_slabs", false, { 0, NEED(ON_CACHES), MAY(ON_CACHES) } },
 	{ "free_empty", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "full_slabs", false, { 0, NEED(ON_CACHES), MAY(ON_CACHES) } },
 	/* SLUB's own node counts, kept only with SLUB_DEBUG. */
-	{ "node_slabs", false, { 0, MAY(ON_SLUB), MAY(ON_SLUB) } },
-	{ "node_objects", false, { 0, MAY(ON_SLUB), MAY(ON_SLUB) } },
+	{ "node_slabs", false, { 0, MAY(ON_SLUBS), MAY(ON_SLUBS) } },
+	{ "node_objects", false, { 0, MAY(ON_SLUBS), MAY(ON_SLUBS) } },
 	{ "struct_cache", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "struct_node", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
 	{ "struct_percpu", false, { 0, NEED(ON_CACHES), NEED(ON_CACHES) } },
+	{ "struct_sheaf", false, { 0, NEED(ON_SHEAVES), NEED(ON_SHEAVES) } },
 	{ "kmalloc_large_pages", false, { 0, 0, NEED(ON_ALL) } },
 	{ "counter_pages", false, { 0, 0, NEED(ON_ALL) } },
 	{ "counter_pages_after", false, { 0, 0, NEED(ON_ALL) } },
@@ -104,6 +120,7 @@ static const char *const signed_fields[] = { "live", "live_bytes", "full_slabs" 
 
 const char *const census_free_fields[CENSUS_NR_FREE] = {
 	"free_cpu", "free_cpu_partial", "free_cpu_array", "free_shared", "free_alien",
+	"free_sheaf_main", "free_sheaf_spare", "free_sheaf_rcu", "free_barn",
 	"free_node_partial", "free_empty",
 };
 
@@ -282,6 +299,7 @@ static int read_header(struct parser *ps, const cJSON *rec, cJSON *census, doubl
 {
 	const cJSON *alloc = cJSON_GetObjectItemCaseSensitive(rec, "allocator");
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(rec, "version");
+	const cJSON *cpu_cache = cJSON_GetObjectItemCaseSensitive(rec, "cpu_cache");
 	const cJSON *f;
 
 	if (!alloc || !version)
@@ -291,6 +309,11 @@ static int read_header(struct parser *ps, const cJSON *rec, cJSON *census, doubl
 			ps->alloc = 1u << i;
 	if (ps->alloc == ON_ALL)
 		return fail(ps, "allocator=%s: not slab, slub or slob", alloc->valuestring);
+	if (cpu_cache && (ps->alloc != ON_SLUB || strcmp(cpu_cache->valuestring, "sheaves")))
+		return fail(ps, "cpu_cache=%s: only a slub census has one, and it is sheaves",
+			    cpu_cache->valuestring);
+	if (cpu_cache)
+		ps->alloc = ON_SHEAVES;
 	if (version->valuedouble != 1)
 		return fail(ps, "version=%.0f: this slabbench reads version 1", version->valuedouble);
 	if (check_needed(ps, REC_CENSUS, rec))

@@ -22,7 +22,7 @@ cJSON *census_parse(const char *text, char **err);
  * Every place a census counts free objects (free_cpu ... free_empty), in
  * the order the format lists them: objects = live + these, absent ones 0.
  */
-#define CENSUS_NR_FREE 7
+#define CENSUS_NR_FREE 11
 extern const char *const census_free_fields[CENSUS_NR_FREE];
 
 /*

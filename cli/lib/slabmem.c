@@ -27,6 +27,10 @@ const char *const slabmem_part_names[SM_NR_PARTS] = {
 	[SM_FREE_CPU_ARRAY] = "free in per-CPU arrays",
 	[SM_FREE_SHARED] = "free in shared arrays",
 	[SM_FREE_ALIEN] = "free in alien caches",
+	[SM_FREE_SHEAF_MAIN] = "free in main sheaves",
+	[SM_FREE_SHEAF_SPARE] = "free in spare sheaves",
+	[SM_FREE_SHEAF_RCU] = "freed by RCU, in rcu_free sheaves",
+	[SM_FREE_BARN] = "free in barns' sheaves",
 	[SM_FREE_NODE_PARTIAL] = "free in node partial slabs",
 	[SM_FREE_EMPTY] = "free in empty slabs",
 	[SM_TAIL] = "slab tails",
@@ -45,9 +49,10 @@ static double or_zero(double v)
  * the allocator's own structures count the holder's object_size in its
  * live bytes and the rest in its padding. SLUB gives kmem_cache and
  * kmem_cache_node caches of their own; SLAB kmallocs its nodes and arrays
- * from kmalloc-128 to kmalloc-4k, whose slots are their object size: no
- * padding, and no such holder (nor when the slots are not whole slots of
- * it).
+ * from kmalloc-128 to kmalloc-4k, and SLUB its barns and sheaves (a
+ * sheaf's capacity makes it a kmalloc size exactly), whose slots are
+ * their object size: no padding, and no such holder (nor when the slots
+ * are not whole slots of it).
  */
 static double holder_padding(const cJSON *census, const char *holder, double bytes)
 {
@@ -62,7 +67,7 @@ static double holder_padding(const cJSON *census, const char *holder, double byt
 
 int slabmem_of(const cJSON *census, struct slabmem *m)
 {
-	double own_cache = 0, own_node = 0, own_pad;
+	double own_cache = 0, own_node = 0, own_sheaf = 0, own_pad;
 	double ps = census_header(census, "page_size");
 	double pages = census_total(census, "pages");
 	double percpu = census_total(census, "percpu_pages");
@@ -94,11 +99,12 @@ int slabmem_of(const cJSON *census, struct slabmem *m)
 		m->part[SM_PERCPU] += or_zero(census_cache_field(c, "struct_percpu"));
 		own_cache += or_zero(census_cache_field(c, "struct_cache"));
 		own_node += or_zero(census_cache_field(c, "struct_node"));
+		own_sheaf += or_zero(census_cache_field(c, "struct_sheaf"));
 	}
 	/* The allocator's structures are live slab objects that no caller holds. */
 	own_pad = holder_padding(census, "kmem_cache", own_cache) +
 		  holder_padding(census, "kmem_cache_node", own_node);
-	m->part[SM_STRUCTS] = own_cache + own_node;
+	m->part[SM_STRUCTS] = own_cache + own_node + own_sheaf;
 	m->part[SM_LIVE] -= m->part[SM_STRUCTS] - own_pad;
 	m->part[SM_PADDING] -= own_pad;
 	for (int p = 0; p < SM_NR_PARTS; p++)

@@ -27,14 +27,19 @@ enum slabmem_part {
 	SM_FREE_CPU_ARRAY,	/* SLAB's per-CPU arrays */
 	SM_FREE_SHARED,		/* SLAB's shared arrays */
 	SM_FREE_ALIEN,		/* SLAB's alien caches */
+	SM_FREE_SHEAF_MAIN,	/* SLUB's main sheaves (7.0 on) */
+	SM_FREE_SHEAF_SPARE,	/* SLUB's spare sheaves */
+	SM_FREE_SHEAF_RCU,	/* SLUB's rcu_free sheaves: kfree_rcu() waiting */
+	SM_FREE_BARN,		/* SLUB's full sheaves in the node barns */
 	SM_FREE_NODE_PARTIAL,	/* node partial lists */
 	SM_FREE_EMPTY,		/* slabs on node lists with no object in use */
 	SM_TAIL,		/* pages * page_size - objects * size: no slot fits there */
 	/*
-	 * struct_cache + struct_node: the slots of the allocator's own
-	 * structures (kmem_cache, kmem_cache_node, SLAB's shared arrays and
-	 * alien caches), slab objects that no caller was handed; taken out
-	 * of the live objects and padding of the caches that hold them.
+	 * struct_cache + struct_node + struct_sheaf: the slots of the
+	 * allocator's own structures (kmem_cache, kmem_cache_node, SLAB's
+	 * shared arrays and alien caches, SLUB's barns and sheaves), slab
+	 * objects that no caller was handed; taken out of the live objects
+	 * and padding of the caches that hold them.
 	 */
 	SM_STRUCTS,
 	SM_PERCPU,		/* struct_percpu: in Percpu, outside the slab pages */

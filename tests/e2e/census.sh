@@ -9,10 +9,12 @@
 # line; a cache holding a known number of objects counted exactly; the
 # shrink phase emptying its per-CPU caches; SLOB without caches or any
 # per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
-# fewer free objects than by default; on slub and slub-6.12 each cache
+# fewer free objects than by default; on slub, slub-6.12 and slub-7.3 each cache
 # agrees with /sys/kernel/slab. With two NUMA nodes, SLAB's alien caches
 # hold the objects freed on the other node. With 8 possible CPUs of 2
-# online, per-CPU structures are 4 times those at 2. Nothing is skipped: on a kernel
+# online, per-CPU structures are 4 times those at 2. On slub-7.3 (sheaves,
+# no CPU slabs) at 2 and 8 vCPUs: the counter exact, every free object in
+# a sheaf, a barn or a node list. Nothing is skipped: on a kernel
 # without the census every check that needs one fails. Debian's kernel,
 # which has none, records null and runs to the end.
 . tests/e2e/lib.sh
@@ -120,6 +122,50 @@ check "slob: no cache records, no per-CPU field anywhere, its free lists in the 
 check "slob: no /proc/slabinfo, so no slabinfo verdict" \
 	jqt "$TMP/slob.json" "$snaps | all(.slabinfo == null and .census.checks.slabinfo == null)"
 
+# SLUB with sheaves (7.3: no CPU slabs): at 2 and 8 vCPUs the census finds
+# every free object in a CPU's main, spare or rcu_free sheaf, in a barn's
+# full sheaves, or on a node list, and the page total is the kernel's
+# counter. Each sb-cache object allocated refills the CPU's main sheaf
+# from the slabs, so the held caches have free objects in main sheaves.
+free_sum='([to_entries[] | select(.key | startswith("free_")) | .value] | add)'
+for n in 2 8; do
+	v=slub-7.3
+	out=$TMP/$v-$n.json
+	run_workload $v "$TMP/held.json" "$out" --cpus=$n
+	check "$v at $n vCPUs: the census workload runs" jqt "$out" '.status == "complete"'
+	check "$v at $n vCPUs: a census of sheaves at every snapshot, with the guest's CPUs" \
+		jqt "$out" "$snaps | all(.census.allocator == \"slub\" and .census.cpu_cache == \"sheaves\" and
+			.census.cpus == $n)"
+	check "$v at $n vCPUs: pages + kmalloc_large_pages = the kernel's slab counter, exactly, while held" \
+		jqt "$out" "${snaps}[0:3] | all(.census.checks.counter == \"exact\")"
+	check "$v at $n vCPUs: and /proc/meminfo's Slab read just before, exactly, while held" \
+		jqt "$out" "${snaps}[0:3] | all(.census.checks.meminfo == \"exact\")"
+	check "$v at $n vCPUs: after the release exact, or moving and said so" \
+		jqt "$out" ".boots[0].snapshots.after.census.checks.counter | . == \"exact\" or . == \"moving\""
+	check "$v at $n vCPUs: the census's own identities exact while held (or moving, and said so)" \
+		jqt "$out" "${snaps}[0:3] | all(.census.checks.identities == \"exact\" or
+			.census.checks.identities == \"moving\")"
+	check "$v at $n vCPUs: objects = live + every free place, sheaves and barns too, in every sb-cache" \
+		jqt "$out" "${snaps}[1:3] | all((.census.caches | map(select(.name | startswith(\"sb-cache-\")))) as \$c |
+			(\$c | length == 10) and (\$c | all(.objects == .live + $free_sum)))"
+	check "$v at $n vCPUs: every sb-cache agrees with its /proc/slabinfo line, at every snapshot" \
+		jqt "$out" "$snaps | all(.census.checks.slabinfo != null and
+			([.census.checks.failures[] | select(startswith(\"slabinfo: sb-cache-\"))] == []))"
+	check "$v at $n vCPUs: sb-cache-000 holds objs x CPUs live objects exactly, before and after the shrink" \
+		jqt "$out" "${snaps}[1:3] | all($held | length == 1 and .[0].live == $objs * $n)"
+	check "$v at $n vCPUs: while held, sb-cache-000's main sheaves hold free objects, its sheaves memory" \
+		jqt "$out" ".boots[0].snapshots.\"t0.0s\" | $held | .[0] | .free_sheaf_main > 0 and
+			.cpu_sheaves >= $n and .struct_sheaf > 0 and .sheaf_capacity > 0"
+	check "$v at $n vCPUs: after the shrink sb-cache-000's sheaves and barns are empty, only the mains left" \
+		jqt "$out" ".boots[0].snapshots.\"t0.shrink\" | $held | .[0] | .free_sheaf_main == 0 and
+			.free_sheaf_spare == 0 and .free_sheaf_rcu == 0 and .free_barn == 0 and
+			.barn_full_sheaves == 0 and .barn_empty_sheaves == 0 and .cpu_sheaves == $n and
+			.empty_slabs == 0"
+	check "$v at $n vCPUs: SLUB_DEBUG's node counts are the walk's in every sb-cache" \
+		jqt "$out" "${snaps}[1:3] | all(.census.caches | map(select(.name | startswith(\"sb-cache-\"))) |
+			all(.node_slabs == .slabs and .node_objects == .objects))"
+done
+
 # Many caches, filled then mostly freed: SLUB keeps slabs that became
 # partial on the freeing CPU's partial list, up to cpu_partial's worth.
 cat >"$TMP/partial.json" <<'JSON'
@@ -154,6 +200,13 @@ for v in slub slub-6.12; do
 			([.caches[] | select(.name | startswith(\"sb-cache-\"))] | length == 100 and
 			 (map(.cpu_partial_slabs) | add > 0) and (map(.node_partial_slabs) | add > 0))"
 done
+# 7.3's sysfs counts the sheaves' objects as in use, as slabinfo does.
+run_workload slub-7.3 "$TMP/partial.json" "$TMP/slub-7.3-sysfs.json" --slub-sysfs
+check "slub-7.3: each of the 100 sb-caches agrees with /sys/kernel/slab exactly, sheaves and node partials in use" \
+	jqt "$TMP/slub-7.3-sysfs.json" ".boots[0].snapshots.\"t0.0s\".census | (.checks.sysfs | type == \"string\") and
+		([.checks.failures[] | select(startswith(\"sysfs: sb-cache-\"))] == []) and
+		([.caches[] | select(.name | startswith(\"sb-cache-\"))] | length == 100 and
+		 (map(.free_sheaf_main) | add > 0) and (map(.node_partial_slabs) | add > 0))"
 check "slub: without --slub-sysfs no sysfs is read, and its verdict is null" \
 	jqt "$TMP/slub.json" "($snaps | all(has(\"sysfs\") | not)) and ($snaps | all(.census.checks.sysfs == null))"
 run_workload slab "$TMP/held.json" "$TMP/slab-sysfs.json" --slub-sysfs
