@@ -69,5 +69,5 @@ printf '  rebuild after the edit:         %.0f s (ccache: %s hits, %s misses)\n'
 	"$(echo "$built - $start" | bc)" "${hits:-0}" "${misses:-0}"
 printf '  run --accel=cost, 3 boots a side, and compare: %.0f s\n' "$(echo "$done_at - $built" | bc)"
 printf '  edit to verdict:                %.0f s\n' "$(echo "$done_at - $start" | bc)"
-echo "  the verdict's instruction rows:"
-grep -E 'instructions_per_op|^[a-z]' "$TMP/compare.out" | grep -i 'instructions' | sed 's/^/    /'
+echo "  compare's verdict on the instructions per operation (slub is the base):"
+grep -A2 'instructions_per_op' "$TMP/compare.out" | sed 's/^/    /'
