@@ -62,21 +62,43 @@ run() {
 	skipped=$((skipped + s))
 }
 
-# Guest kernels are built beside the tests, in the order the tests first
-# need them: a guest under TCG keeps about one of the two cores busy, so on
-# a fresh machine the next kernel compiles on the other while this one
-# boots. A test that reaches a kernel still building waits on its lock in
-# vm/kernel.sh rather than building it twice; a build that fails here
-# fails again, with its message, in the test that needs it. Niced, so
-# that the guests being timed come first.
+# Guest kernels are built beside the tests, in this order: a guest under
+# TCG keeps about one of the two cores busy, so on a fresh machine the
+# next kernel compiles on the other while a test boots the last one. Each
+# end-to-end test names the kernels it boots ("# kernels: ..." at its
+# top), and the tests run in the order their last kernel is built: those
+# that need none first, while slub compiles. A test that reaches a kernel
+# still building waits on its lock in vm/kernel.sh rather than building it
+# twice; a build that fails here fails again, with its message, in the
+# test that needs it. Niced, so that the guests being timed come first.
+KERNELS=(slub slab slub-7.3 slub-6.12 debian slob slub-stats)
+
 prebuild() {
-	local v variants=(slub slab slob slub-6.12 slub-stats debian)
+	local v variants=("${KERNELS[@]}")
 
 	[[ $1 == *slow* ]] && read -ra v <<<"${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}" &&
 		variants+=("${v[@]}")
 	for v in "${variants[@]}"; do
 		nice -n 10 build/slabbench kernel build "$v" >/dev/null 2>&1 </dev/null
 	done
+}
+
+# "RANK NAME" for test file $1: the place in KERNELS of the last kernel
+# it needs (0 for none); 99, last, without the header (tests/slow) or
+# with a kernel the list lacks.
+kernel_rank() {
+	local k i rank=0 line
+	line=$(sed -n 's/^# kernels: //p' "$1" | head -n 1)
+	[ -n "$line" ] || { echo "99 $1"; return; }
+	for k in $line; do
+		[ "$k" = none ] && continue
+		for i in "${!KERNELS[@]}"; do
+			[ "${KERNELS[$i]}" = "$k" ] && break
+		done
+		[ "${KERNELS[$i]}" = "$k" ] || { echo "99 $1"; return; }
+		((i + 1 > rank)) && rank=$((i + 1))
+	done
+	echo "$rank $1"
 }
 
 what=${SLABBENCH_TESTS:-all}
@@ -98,7 +120,9 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
 	done
 fi
 if [ -n "$dirs" ]; then
-	for t in $(for d in $dirs; do ls "$d"/*.sh 2>/dev/null; done); do
+	for t in $(for d in $dirs; do for f in "$d"/*.sh; do
+			[ -e "$f" ] && [ "$(basename "$f")" != lib.sh ] && kernel_rank "$f"
+		done; done | sort -s -n -k1,1 | cut -d' ' -f2); do
 		[ -e "$t" ] || continue
 		[ "$(basename "$t")" = lib.sh ] && continue
 		run "$(basename "$t" .sh)" bash "$t"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub slob slub-6.12 slub-7.3 debian
 # shellcheck shell=bash
 # The slab census (docs/census.md) end to end, with known answers. On
 # slab, slub and slob: a census at every snapshot; the kernel's slab page

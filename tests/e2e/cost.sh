@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # The cost model on Linux guests (--accel=cost): the module's windows
 # joined to the plugin's counts; a known instruction count (calib's

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 # shellcheck shell=bash
 # Known answers for the cost-model plugin (tcg/), in a bare multiboot guest
 # (tests/costguest/guest.S, 32-bit then 64-bit with paging) with no Linux:

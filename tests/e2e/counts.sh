@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub slub-6.12 slob
 # shellcheck shell=bash
 # hitrate's allocator counts on slab, slub, slub-6.12 and slob: every
 # free order runs, the figures are the ones each allocator defines, and

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 #
 # The README's two commands are the whole setup: what make demo, make test
 # and make test-slow install (scripts/install-deps.sh --list) must bring

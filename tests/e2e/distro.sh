@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 # shellcheck shell=bash
 # The distro variants' recipe, cheaply: their .config is generated (not
 # built: make test-slow and users build them) and held to Debian's own

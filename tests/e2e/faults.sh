@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab
 # shellcheck shell=bash
 # Faults of the host rather than the guest: a disk that fills up under a
 # results file, a Debian source package that is not installed. Boots no

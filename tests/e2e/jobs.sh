@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # run -j: two cost-model guests at once give the exact counts of a serial
 # run (slab and slub, two boots each, quick under --accel=cost); the boots

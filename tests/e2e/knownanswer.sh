@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slub
 # shellcheck shell=bash
 # Known answers for compare and its gate, under icount, where guest time
 # counts instructions and a busy host does not move it: the same kernel

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 #
 # The host program's layers (the Makefile's CLI_LAYERS): every quoted
 # include in cli/LAYER/ names a header of that layer, of a layer below

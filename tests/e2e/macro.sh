@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # Macro workloads in quick forms on the slab and slub guests: each yields
 # positive figures and the slab caches that grew; perf goes into the guest

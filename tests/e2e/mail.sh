@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # report --mbox with no kernel build: the comparison of the recorded
 # SLAB and SLUB runs in tests/data as a mail, To and Cc from Debian 6.1's

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub slob slub-6.12 slub-stats debian
 # shellcheck shell=bash
 # The module checked against the kernel and itself: its KTAP self-test,
 # unload test and fuzz test on every variant, its overhead figures against

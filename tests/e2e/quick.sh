@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # Builds the slab and slub guests, runs the quick workload in each and
 # checks what came back: every number from the module in a booted guest.

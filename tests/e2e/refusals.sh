@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # Inputs a new user gets wrong: a cache geometry the cost model cannot
 # simulate, a CPU model QEMU does not list, the Slurm engine where Slurm

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # The QEMU runner: guest size and command line, hangs, panics, signals,
 # the KVM fallback and per-run inputs. Uses the slub guest.

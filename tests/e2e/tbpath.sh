@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 # shellcheck shell=bash
 # scripts/tb-path.py, on a log of the shape QEMU writes with -d
 # in_asm,exec,nochain: two calls of f (entry block 3 instructions, then

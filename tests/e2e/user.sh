@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub
 # shellcheck shell=bash
 # Users' variants without a kernel build: the variants file's forms and
 # its errors, what the inputs hash covers, and that a user's git tree is

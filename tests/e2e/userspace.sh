@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab debian
 # shellcheck shell=bash
 # Issue 22's guest-side prerequisites on a small kernel: the boot-like
 # user space runs on every vCPU before the after-boot snapshot (and not

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: slab slub slob slub-6.12 slub-stats debian
 # shellcheck shell=bash
 # The guest kernels: the three 6.1 allocators differ only in the allocator
 # lines, the backports behave as upstream, every variant boots and keeps

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# kernels: none
 # shellcheck shell=bash
 # watch without a kernel build: its state file, on a git tree that is no
 # kernel (so every build of it really fails, in seconds). A tip equal to
