@@ -10,6 +10,7 @@
 #include "json.h"
 #include "plan.h"
 #include "procfs.h"
+#include "sample.h"
 #include "results.h"
 #include "runner.h"
 #include "schema.h"
@@ -19,29 +20,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-
-static char *data_file(const char *name)
-{
-	char *path = xasprintf("%s/tests/data/%s", slabbench_home(), name);
-	char *text = read_file(path, NULL);
-
-	if (!text)
-		printf("#   cannot read %s\n", path);
-	free(path);
-	return text ? text : xstrdup("");
-}
-
-/* @text with its first @old replaced by @new; a test bug if @old is not there. */
-static char *edit(const char *text, const char *old, const char *new)
-{
-	const char *at = strstr(text, old);
-
-	if (!at) {
-		printf("#   '%s' is not in the sample\n", old);
-		return xstrdup(text);
-	}
-	return xasprintf("%.*s%s%s", (int)(at - text), text, new, at + strlen(old));
-}
 
 static void test_parse_samples(void)
 {

@@ -9,34 +9,12 @@
 #include "census.h"
 #include "json.h"
 #include "procfs.h"
+#include "sample.h"
 #include "slabmem.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static char *data_file(const char *name)
-{
-	char *path = xasprintf("%s/tests/data/%s", slabbench_home(), name);
-	char *text = read_file(path, NULL);
-
-	if (!text)
-		printf("#   cannot read %s\n", path);
-	free(path);
-	return text ? text : xstrdup("");
-}
-
-/* @text with its first @old replaced by @new; a test bug if @old is not there. */
-static char *edit(const char *text, const char *old, const char *new)
-{
-	const char *at = strstr(text, old);
-
-	if (!at) {
-		printf("#   '%s' is not in the sample\n", old);
-		return xstrdup(text);
-	}
-	return xasprintf("%.*s%s%s", (int)(at - text), text, new, at + strlen(old));
-}
 
 static void test_parse(void)
 {
