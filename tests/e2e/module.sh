@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub slob slub-6.12 slub-stats debian
+# kernels: slab slub slob slub-6.12 slub-7.3 slub-stats debian
 # shellcheck shell=bash
 # The module checked against the kernel and itself: its KTAP self-test,
 # unload test and fuzz test on every variant, its overhead figures against
@@ -7,7 +7,7 @@
 # test's counts.
 . tests/e2e/lib.sh
 
-variants=(slab slub slob slub-6.12 slub-stats debian)
+variants=(slab slub slob slub-6.12 slub-7.3 slub-stats debian)
 plan $((31 + ${#variants[@]}))
 "$SB" selftest "${variants[@]}" >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
 check "selftest passes on ${variants[*]}" test $? -eq 0

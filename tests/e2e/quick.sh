@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub
+# kernels: slab slub slub-7.3
 # shellcheck shell=bash
-# Builds the slab and slub guests, runs the quick workload in each and
+# Builds the slab, slub and slub-7.3 guests, runs the quick workload in each and
 # checks what came back: every number from the module in a booted guest.
 . tests/e2e/lib.sh
 
 repeats=$(jq '[.tests[].params.repeats] | min' workloads/quick.json)
 ntests=$(jq '.tests | length' workloads/quick.json)
-plan 59
+plan 75
 
-for alloc in slab slub; do
+for alloc in slab slub slub-7.3; do
 	out=$TMP/$alloc.json
 	check "$alloc: run --workload=quick exits 0" \
 		"$SB" run --boots=1 --alloc=$alloc --workload=quick -o "$out"
@@ -45,6 +45,12 @@ check "slab guest config has CONFIG_SLAB_DEPRECATED=y" \
 check "slab guest config has the hidden CONFIG_SLAB=y" \
 	jqt "$TMP/slab.json" '.guest.allocator_config | index("CONFIG_SLAB=y") != null'
 check "slub guest runs SLUB" jqt "$TMP/slub.json" '.guest.info.allocator == "SLUB"'
+check "slub-7.3 guest runs SLUB on 7.3" \
+	jqt "$TMP/slub-7.3.json" '.guest.info.allocator == "SLUB" and (.kernel.release | startswith("7.3"))'
+# Every 7.3 kernel on x86 is preemptible: what the cost model's window
+# rejection is there for (docs/cost-model.md).
+check "slub-7.3 guest is preemptible (PREEMPT_LAZY), as x86 has no PREEMPT_NONE there" \
+	grep -qx 'CONFIG_PREEMPT_LAZY=y' "$(vm/kernel.sh build slub-7.3 | sed -n 's/^dir=//p')/.config"
 check "slub guest config has CONFIG_SLUB=y and no SLAB" \
 	jqt "$TMP/slub.json" '(.guest.allocator_config | index("CONFIG_SLUB=y") != null) and
 		(.guest.allocator_config | index("# CONFIG_SLAB_DEPRECATED is not set") != null)'
