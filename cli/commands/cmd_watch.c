@@ -19,16 +19,15 @@
 #include "revision.h"
 #include "runner.h"
 #include "util.h"
+#include "watchstate.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 /* r.dir: STATE, the state, results and bisections. */
@@ -39,92 +38,6 @@ struct watch {
 	struct revision_run r;
 	struct regmail_opts mail;
 };
-
-static char *now_text(void)
-{
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(stamp);
-}
-
-static char *state_path(const struct watch *w)
-{
-	return xasprintf("%s/watch.json", w->r.dir);
-}
-
-/*
- * STATE/watch.json, or a new state from --baseline; NULL after a
- * message when it belongs to another tree or branch or is not a state.
- */
-static cJSON *state_load(const struct watch *w, const char *baseline)
-{
-	char *path = state_path(w), *text = read_file(path, NULL);
-	cJSON *s;
-
-	if (!text) {
-		s = cJSON_CreateObject();
-		cJSON_AddStringToObject(s, "tree", w->r.tree);
-		cJSON_AddStringToObject(s, "branch", w->branch);
-		cJSON_AddStringToObject(s, "baseline", baseline);
-		cJSON_AddStringToObject(s, "last_good", baseline);
-		cJSON_AddArrayToObject(s, "commits");
-		cJSON_AddArrayToObject(s, "reported");
-	} else if (!(s = cJSON_Parse(text)) || !cJSON_IsString(json_at(s, "last_good")) ||
-		   !cJSON_IsArray(json_at(s, "commits")) || !cJSON_IsArray(json_at(s, "reported"))) {
-		error("watch: %s: not a watch's state", path);
-		cJSON_Delete(s);
-		s = NULL;
-	} else if (strcmp(json_str_at(s, "tree"), w->r.tree) ||
-		   strcmp(json_str_at(s, "branch"), w->branch)) {
-		error("watch: %s: the state of %s branch %s, not of %s branch %s: give another "
-		      "--state", path, json_str_at(s, "tree"), json_str_at(s, "branch"), w->r.tree,
-		      w->branch);
-		cJSON_Delete(s);
-		s = NULL;
-	}
-	free(text);
-	free(path);
-	return s;
-}
-
-static int state_save(const struct watch *w, const cJSON *s)
-{
-	char *path = state_path(w), *text = cJSON_Print(s);
-	int ret = write_output(path, text);
-
-	free(text);
-	free(path);
-	return ret;
-}
-
-/* The record of @commit in the state, or NULL. */
-static const cJSON *tested(const cJSON *s, const char *commit)
-{
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, json_at(s, "commits"))
-		if (!strcmp(json_str_at(c, "commit"), commit))
-			return c;
-	return NULL;
-}
-
-static void record(cJSON *s, const char *commit, const char *verdict, const char *note)
-{
-	cJSON *c = cJSON_CreateObject();
-	char *t = now_text();
-
-	cJSON_AddStringToObject(c, "commit", commit);
-	cJSON_AddStringToObject(c, "verdict", verdict);
-	cJSON_AddStringToObject(c, "time", t);
-	if (note)
-		cJSON_AddStringToObject(c, "note", note);
-	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "commits"), c);
-	free(t);
-}
 
 /* TEST.METRIC as bisect takes it: the test's name when it names one row, else its number. */
 static char *metric_name(const struct comparison *c, const struct cmp_row *row)
@@ -248,17 +161,6 @@ static char *mail_from(const char *mbox)
 	return f;
 }
 
-static bool reported(const cJSON *s, const char *first, const char *metric)
-{
-	const cJSON *r;
-
-	cJSON_ArrayForEach(r, json_at(s, "reported"))
-		if (!strcmp(json_str_at(r, "commit"), first) &&
-		    !strcmp(json_str_at(r, "metric"), metric))
-			return true;
-	return false;
-}
-
 /*
  * The regression of @tip from @good on @metric: bisected, mailed once.
  * 0 when it was reported (now or before); *unsent when its mail could
@@ -289,7 +191,7 @@ static int regression(const struct watch *w, cJSON *s, const char *good, const c
 		error("watch: %s: the bisection named no first bad commit", dir);
 		goto out;
 	}
-	if (reported(s, first, metric)) {
+	if (watch_state_reported(s, first, metric)) {
 		printf("watch: %.12s was reported already (%s)\n", first, metric);
 		ret = 0;
 		goto out;
@@ -298,13 +200,7 @@ static int regression(const struct watch *w, cJSON *s, const char *good, const c
 	mbox = xasprintf("%s/%.12s-%s.mbox", w->outbox, first, metric);
 	if (!mail || mkdir_p(w->outbox) || write_output(mbox, mail))
 		goto out;
-	r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "commit", first);
-	cJSON_AddStringToObject(r, "metric", metric);
-	cJSON_AddNumberToObject(r, "pct", pct);
-	cJSON_AddStringToObject(r, "bisect", dir);
-	cJSON_AddStringToObject(r, "mail", mbox);
-	cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "reported"), r);
+	r = watch_state_report(s, first, metric, pct, dir, mbox);
 	printf("watch: %.12s is the first bad commit: %s\n", first, mbox);
 	ret = 0;
 	if (w->send) {
@@ -331,7 +227,7 @@ out:
  */
 static int watch_once(const struct watch *w, const char *baseline)
 {
-	cJSON *s = state_load(w, baseline);
+	cJSON *s = watch_state_load(w->r.dir, w->r.tree, w->branch, baseline);
 	char *tip = NULL, *good, *metric = NULL;
 	bool unsent = false;
 	double pct = 0;
@@ -345,17 +241,17 @@ static int watch_once(const struct watch *w, const char *baseline)
 		error("watch: %s has no branch %s", w->r.tree, w->branch);
 		goto out;
 	}
-	if (!strcmp(tip, good) || tested(s, tip)) {
+	if (!strcmp(tip, good) || watch_state_tested(s, tip)) {
 		printf("watch: %s at %.12s: nothing new\n", w->branch, tip);
-		ret = state_save(w, s) ? 1 : 0;
+		ret = watch_state_save(w->r.dir, s) ? 1 : 0;
 		goto out;
 	}
 	printf("watch: %s at %.12s: testing it against %.12s\n", w->branch, tip, good);
 	fflush(stdout);
 	if (revision_run(&w->r, tip)) {
 		printf("watch: %.12s did not build, boot or run its workload: recorded\n", tip);
-		record(s, tip, "broken", "it did not build, boot or run its workload");
-		ret = state_save(w, s) ? 1 : 0;
+		watch_state_record(s, tip, "broken", "it did not build, boot or run its workload");
+		ret = watch_state_save(w->r.dir, s) ? 1 : 0;
 		goto out;
 	}
 	if (revision_run(&w->r, good)) {
@@ -366,20 +262,20 @@ static int watch_once(const struct watch *w, const char *baseline)
 		goto out;
 	if (!metric) {
 		printf("watch: %.12s is good against %.12s\n", tip, good);
-		record(s, tip, "good", NULL);
+		watch_state_record(s, tip, "good", NULL);
 		cJSON_ReplaceItemInObject(s, "last_good", cJSON_CreateString(tip));
-		ret = state_save(w, s) ? 1 : 0;
+		ret = watch_state_save(w->r.dir, s) ? 1 : 0;
 		goto out;
 	}
 	if (regression(w, s, good, tip, metric, pct, &unsent)) {
-		record(s, tip, "regressed", "its regression was not bisected and reported");
-		state_save(w, s);
+		watch_state_record(s, tip, "regressed", "its regression was not bisected and reported");
+		watch_state_save(w->r.dir, s);
 		goto out;
 	}
 	/* Reported: later commits are judged against the regressed level. */
-	record(s, tip, "regressed", metric);
+	watch_state_record(s, tip, "regressed", metric);
 	cJSON_ReplaceItemInObject(s, "last_good", cJSON_CreateString(tip));
-	ret = state_save(w, s) || unsent ? 1 : 0;
+	ret = watch_state_save(w->r.dir, s) || unsent ? 1 : 0;
 out:
 	free(metric);
 	free(tip);
