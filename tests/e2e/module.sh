@@ -12,8 +12,8 @@ plan $((31 + ${#variants[@]}))
 "$SB" selftest "${variants[@]}" >"$TMP/selftest.ktap" 2>"$TMP/selftest.err"
 check "selftest passes on ${variants[*]}" test $? -eq 0
 for v in "${variants[@]}"; do
-	check "$v: 11 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
-		grep -qx "# $v: 21 ok, 0 not ok" "$TMP/selftest.ktap"
+	check "$v: 12 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
+		grep -qx "# $v: 22 ok, 0 not ok" "$TMP/selftest.ktap"
 done
 check "no case failed anywhere" bash -c "! grep -q '^not ok' '$TMP/selftest.ktap'"
 # Hostile specs are refused with their reasons, "out of range" among them.
