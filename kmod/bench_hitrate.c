@@ -50,7 +50,8 @@
  *    (calls and objects), allocations that bypassed the sheaves
  *    (___slab_alloc()) and objects freed to slabs (__slab_free()).
  *  - slab pages allocated and freed: pages of successful __alloc_pages()
- *    calls and of __free_pages() calls made by this thread, which in the
+ *    calls and of __free_pages() calls (their frozen-page cores where
+ *    slabs take frozen pages, 7.3) made by this thread, which in the
  *    counted rounds only allocates and frees on its cache. Slabs that
  *    SLAB's reaper (a kworker) frees later are not this thread's.
  * SLOB has no per-CPU cache, no node lists: only its pages are counted.

@@ -84,11 +84,19 @@ static int hr_free_pages_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* 6.12 renamed it with memory allocation profiling. */
+/*
+ * 6.12 renamed it with memory allocation profiling. Slabs take frozen
+ * pages (no reference count) from 6.14, through the function that
+ * __alloc_pages_noprof() and __free_pages() now wrap: probed first where
+ * it exists, it counts every page once.
+ */
 static const char * const hr_alloc_pages_syms[] = {
-	"__alloc_pages", "__alloc_pages_noprof", NULL
+	"__alloc_frozen_pages_noprof", "__alloc_pages", "__alloc_pages_noprof",
+	NULL
 };
-static const char * const hr_free_pages_syms[] = { "__free_pages", NULL };
+static const char * const hr_free_pages_syms[] = {
+	"__free_frozen_pages", "__free_pages", NULL
+};
 
 #ifndef CONFIG_SLOB
 /*

@@ -76,13 +76,15 @@ check "slub-stats: hitrate probes match alloc_slowpath and free_slowpath within 
 		 (.metrics.free_misses.samples | to_entries[] | $s.free_slowpath[.key] as $c | .value | near($c))]
 		| length == 24 and all'
 # 64-byte objects live in order-0 slabs on SLUB: a page per slab.
-# shellcheck disable=SC2016
-check "slub-stats: slab pages allocated and freed match alloc_slab and free_slab within 1%" \
-	jqt "$TMP/slub-stats.json" 'def near($c): (. - $c) as $d | ($d * $d) <= (0.01 * $c) * (0.01 * $c);
-		[.tests[2,3,4] | .extra.slub_stats[0] as $s | (.extra.ops_per_repeat[0] / 1000) as $n |
-		 (.metrics.slab_pages_alloc_per1k.samples | to_entries[] | $s.alloc_slab[.key] as $c | .value * $n | near($c)),
-		 (.metrics.slab_pages_freed_per1k.samples | to_entries[] | $s.free_slab[.key] as $c | .value * $n | near($c))]
-		| length == 18 and all'
+for v in slub-stats slub-7.3-stats; do
+	# shellcheck disable=SC2016
+	check "$v: slab pages allocated and freed match alloc_slab and free_slab within 1%" \
+		jqt "$TMP/$v.json" 'def near($c): (. - $c) as $d | ($d * $d) <= (0.01 * $c) * (0.01 * $c);
+			[.tests[2,3,4] | .extra.slub_stats[0] as $s | (.extra.ops_per_repeat[0] / 1000) as $n |
+			 (.metrics.slab_pages_alloc_per1k.samples | to_entries[] | $s.alloc_slab[.key] as $c | .value * $n | near($c)),
+			 (.metrics.slab_pages_freed_per1k.samples | to_entries[] | $s.free_slab[.key] as $c | .value * $n | near($c))]
+			| length == 18 and all'
+done
 check "slub-stats: the slow paths and slab allocations were taken at all" \
 	jqt "$TMP/slub-stats.json" '[.tests[2,3,4,5].extra.slub_stats[0][][]] | all(. > 0)'
 # SLUB frees one object per __slab_free; alloc hit rate and slow paths
