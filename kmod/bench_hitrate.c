@@ -10,22 +10,28 @@
  * Definitions (ops = allocations per repeat = frees per repeat):
  *  - alloc slow-path entry: an allocation the per-CPU cache could not
  *    serve. SLAB: cache_alloc_refill() (DEBUG_SLAB's allocmiss); SLUB:
- *    ___slab_alloc() (SLUB_STATS's alloc_slowpath).
+ *    ___slab_alloc() (SLUB_STATS's alloc_slowpath); SLUB with sheaves
+ *    (hitrate_sheaves.c): a main-sheaf miss the spare could not serve
+ *    (barn_get + barn_get_fail).
  *  - free slow-path entry: a free the per-CPU fast path could not
  *    complete. SLAB: ___cache_free() entered with the per-CPU array full,
  *    so that cache_flusharray() (inlined there) runs (DEBUG_SLAB's
- *    freemiss); SLUB: __slab_free() (free_slowpath).
+ *    freemiss); SLUB: __slab_free() (free_slowpath); with sheaves: a
+ *    main-sheaf miss the spare could not absorb.
  *  - objects per alloc slow-path call: objects a call put at the CPU's
  *    disposal, the one it returns included. SLAB: the growth of the
  *    per-CPU array over cache_alloc_refill(), plus the object returned
  *    (the batchcount refill, or less); SLUB: the object returned plus the
  *    length of the CPU freelist that ___slab_alloc() leaves (the free
- *    objects of the slab it took), walked on return.
+ *    objects of the slab it took), walked on return; with sheaves: the
+ *    full sheaf the barn gave, or the objects refilled from slabs.
  *  - objects per free slow-path call: objects a call moved out of the
  *    CPU's fast-path structure. SLAB: the shrink of the per-CPU array over
  *    a flushing ___cache_free(), the object it then adds aside (the
  *    batchcount flush, to the shared array or the slab lists); SLUB:
- *    __slab_free()'s count of objects (1 for a single free).
+ *    __slab_free()'s count of objects (1 for a single free); with
+ *    sheaves: the full sheaf put into the barn, or the objects flushed
+ *    to slabs.
  *  - free hit rate: 100% x (1 - objects moved out by free slow paths /
  *    frees), the share of freed objects the per-CPU cache kept. Counting
  *    slow-path entries instead would compare SLUB's per-object
@@ -36,10 +42,16 @@
  *    entry per refill on both, so it means the same on both.
  *  - node list_lock acquisitions: calls of _raw_spin_lock*() on a lock at
  *    the head of a struct kmem_cache_node (list_lock is its first member
- *    on SLAB and SLUB, 6.1 and 6.12), found as a pointer held in the
- *    cache's struct kmem_cache (its node[] array).
+ *    on SLAB and SLUB, 6.1 to 7.3), found as a pointer held in the
+ *    cache's struct kmem_cache (its node[] array); with sheaves, the
+ *    barn's lock apart (barn_lock_per1k).
+ *  - with sheaves, also: main-sheaf hit rates (before the spare), spare
+ *    swaps, barn gets and puts and their failures, refills and flushes
+ *    (calls and objects), allocations that bypassed the sheaves
+ *    (___slab_alloc()) and objects freed to slabs (__slab_free()).
  *  - slab pages allocated and freed: pages of successful __alloc_pages()
- *    calls and of __free_pages() calls made by this thread, which in the
+ *    calls and of __free_pages() calls (their frozen-page cores where
+ *    slabs take frozen pages, 7.3) made by this thread, which in the
  *    counted rounds only allocates and frees on its cache. Slabs that
  *    SLAB's reaper (a kworker) frees later are not this thread's.
  * SLOB has no per-CPU cache, no node lists: only its pages are counted.
@@ -192,14 +204,21 @@ static void hr_out_per1k(struct hitrate *h, s64 *samples, const char *name,
 	sb_out_metric(h->ctx->out, false, name, "per1k", true, samples, repeats);
 }
 
-static void hr_out_calls(struct hitrate *h, s64 *samples, const char *name,
-			 unsigned int c)
+/* Counter @c as it was counted, in @unit ("calls" or "objects"). */
+static void hr_out_count(struct hitrate *h, s64 *samples, const char *name,
+			 const char *unit, unsigned int c)
 {
 	unsigned int repeats = h->ctx->val[P_REPEATS], r;
 
 	for (r = 0; r < repeats; r++)
 		samples[r] = h->counts[c][r] * 1000;
-	sb_out_metric(h->ctx->out, false, name, "calls", true, samples, repeats);
+	sb_out_metric(h->ctx->out, false, name, unit, true, samples, repeats);
+}
+
+static void hr_out_calls(struct hitrate *h, s64 *samples, const char *name,
+			 unsigned int c)
+{
+	hr_out_count(h, samples, name, "calls", c);
 }
 
 /*
@@ -276,6 +295,23 @@ static void hr_output(struct hitrate *h, s64 *samples)
 #ifdef CONFIG_SLAB
 	hr_out_calls(h, samples, "free_block_calls", C_FREE_BLOCK);
 #endif
+#ifdef SB_SLUB_SHEAVES
+	hr_out_rate(h, samples, "main_sheaf_alloc_hit_rate", C_MAIN_EMPTY, ops);
+	hr_out_rate(h, samples, "main_sheaf_free_hit_rate", C_MAIN_FULL, ops);
+	hr_out_calls(h, samples, "spare_swaps_alloc", C_ALLOC_SWAP);
+	hr_out_calls(h, samples, "spare_swaps_free", C_FREE_SWAP);
+	hr_out_calls(h, samples, "barn_get", C_BARN_GET);
+	hr_out_calls(h, samples, "barn_get_fail", C_BARN_GET_FAIL);
+	hr_out_calls(h, samples, "barn_put", C_BARN_PUT);
+	hr_out_calls(h, samples, "barn_put_fail", C_BARN_PUT_FAIL);
+	hr_out_calls(h, samples, "sheaf_refills", C_REFILLS);
+	hr_out_count(h, samples, "sheaf_refill_objects", "objects", C_REFILL_OBJS);
+	hr_out_calls(h, samples, "sheaf_flushes", C_FLUSHES);
+	hr_out_count(h, samples, "sheaf_flush_objects", "objects", C_FLUSH_OBJS);
+	hr_out_calls(h, samples, "slab_alloc_slowpath", C_SLAB_ALLOC);
+	hr_out_count(h, samples, "slab_free_objects", "objects", C_SLAB_FREE);
+	hr_out_per1k(h, samples, "barn_lock_per1k", C_BARN_LOCKS, ops);
+#endif
 end:
 	sb_printf(out, "}");
 }
@@ -321,7 +357,9 @@ static int hitrate_run(struct sb_ctx *ctx)
 				       ctx->val[P_SIZE], &hr_cache);
 	if (ret)
 		goto out;
-	hr_probes_prepare();
+	ret = hr_probes_prepare(ctx, ctx->val[P_CPU]);
+	if (ret)
+		goto out;
 #if HR_NR_STATS
 	h.stats_ok = hr_stats_ok();
 #endif

@@ -37,41 +37,22 @@ static unsigned int hr_nr_locks;
  * hardirq and NMI counts cannot tell: an int3 kprobe enters its handler
  * as an NMI, the serving-softirq bit stays the probed code's.
  */
-static bool hr_mine(void)
+bool hr_mine(void)
 {
 	return current == READ_ONCE(hr_task) && !in_serving_softirq();
 }
 
-#ifndef CONFIG_SLOB
 /* This thread, and a probed function whose first argument is our cache. */
-static bool hr_mine_on_cache(struct pt_regs *regs)
+bool hr_mine_on_cache(struct pt_regs *regs)
 {
 	return hr_mine() &&
 	       regs_get_kernel_argument(regs, 0) == (unsigned long)READ_ONCE(hr_cache);
 }
 
-#endif
-
-static void hr_add(unsigned int c, u64 v)
+void hr_add(unsigned int c, u64 v)
 {
 	this_cpu_add(hr_counts.n[c], v);
 }
-
-/*
- * A probe: a kprobe (@pre) or a kretprobe (@entry, @ret, @data_size).
- * Handlers run with preemption off, possibly with IRQs off: they count,
- * nothing else, and never allocate.
- */
-struct hr_probe {
-	/* Key under "probes" in the result. */
-	const char *name;
-	/* Candidates; gcc may add .constprop.0 or .isra.0. */
-	const char * const *symbols;
-	kprobe_pre_handler_t pre;
-	kretprobe_handler_t entry;
-	kretprobe_handler_t ret;
-	size_t data_size;
-};
 
 struct hr_order_data {
 	unsigned int order;
@@ -103,18 +84,27 @@ static int hr_free_pages_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* 6.12 renamed it with memory allocation profiling. */
+/*
+ * 6.12 renamed it with memory allocation profiling. Slabs take frozen
+ * pages (no reference count) from 6.14, through the function that
+ * __alloc_pages_noprof() and __free_pages() now wrap: probed first where
+ * it exists, it counts every page once.
+ */
 static const char * const hr_alloc_pages_syms[] = {
-	"__alloc_pages", "__alloc_pages_noprof", NULL
+	"__alloc_frozen_pages_noprof", "__alloc_pages", "__alloc_pages_noprof",
+	NULL
 };
-static const char * const hr_free_pages_syms[] = { "__free_pages", NULL };
+static const char * const hr_free_pages_syms[] = {
+	"__free_frozen_pages", "__free_pages", NULL
+};
 
 #ifndef CONFIG_SLOB
 /*
  * Locks: at the head of one of the cache's struct kmem_cache_node. No
  * other pointer the cache holds is the address of a lock (its name, the
  * list of caches, the sysfs kobject's relatives), and the thread takes
- * few locks of any kind in its rounds.
+ * few locks of any kind in its rounds. With sheaves, the cache's barns
+ * (a lock at their head too) are told apart.
  */
 static int hr_lock_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -123,6 +113,12 @@ static int hr_lock_pre(struct kprobe *p, struct pt_regs *regs)
 
 	if (!hr_mine())
 		return 0;
+#ifdef SB_SLUB_SHEAVES
+	if (hr_is_barn_lock(lock)) {
+		hr_add(C_BARN_LOCKS, 1);
+		return 0;
+	}
+#endif
 	for (i = 0; i < hr_nr_locks; i++) {
 		if (hr_locks[i] == lock) {
 			hr_add(C_LOCKS, 1);
@@ -136,9 +132,15 @@ static const char * const hr_lock_syms[] = { "_raw_spin_lock", NULL };
 static const char * const hr_lock_irqsave_syms[] = { "_raw_spin_lock_irqsave", NULL };
 static const char * const hr_lock_irq_syms[] = { "_raw_spin_lock_irq", NULL };
 
-/* Every word of the cache's struct kmem_cache that is a kernel address. */
+/*
+ * Every word of the cache's struct kmem_cache that is a kernel address;
+ * with sheaves, its node[] pointers alone, its barns being known.
+ */
 static void hr_find_locks(void)
 {
+#ifdef SB_SLUB_SHEAVES
+	hr_nr_locks = hr_sheaves_node_locks(hr_locks, HR_MAX_LOCKS);
+#else
 	const unsigned long *w = (const unsigned long *)hr_cache;
 	size_t i, n = ksize(hr_cache) / sizeof(*w);
 
@@ -146,6 +148,7 @@ static void hr_find_locks(void)
 	for (i = 0; i < n && hr_nr_locks < HR_MAX_LOCKS; i++)
 		if (virt_addr_valid((void *)w[i]))
 			hr_locks[hr_nr_locks++] = w[i];
+#endif
 }
 #endif
 
@@ -243,7 +246,7 @@ static const struct hr_probe hr_alloc_probes[] = {
 	  hr_cache_free_ret, sizeof(struct hr_avail_data) },
 	{ "free_block", hr_free_block_syms, hr_free_block_pre },
 };
-#elif defined(CONFIG_SLUB)
+#elif defined(CONFIG_SLUB) && !defined(SB_SLUB_SHEAVES)
 /*
  * The heads of SLUB's struct kmem_cache and struct kmem_cache_cpu, the
  * same in 6.1 (include/linux/slub_def.h) and 6.12 (mm/slab.h, without
@@ -359,7 +362,11 @@ static const struct hr_probe hr_common_probes[] = {
 	{ "pages_free", hr_free_pages_syms, hr_free_pages_pre },
 };
 
-#if HR_PER_CPU_CACHE
+#ifdef SB_SLUB_SHEAVES
+#define HR_ALLOC_PROBES		hr_sheaf_probes
+#define HR_NR_ALLOC_PROBES	HR_NR_SHEAF_PROBES
+#elif HR_PER_CPU_CACHE
+#define HR_ALLOC_PROBES		hr_alloc_probes
 #define HR_NR_ALLOC_PROBES	ARRAY_SIZE(hr_alloc_probes)
 #else
 #define HR_NR_ALLOC_PROBES	0
@@ -370,7 +377,7 @@ static const struct hr_probe *hr_probe(unsigned int i)
 {
 #if HR_PER_CPU_CACHE
 	if (i < HR_NR_ALLOC_PROBES)
-		return &hr_alloc_probes[i];
+		return &HR_ALLOC_PROBES[i];
 #endif
 	return &hr_common_probes[i - HR_NR_ALLOC_PROBES];
 }
@@ -469,19 +476,25 @@ void hr_unregister_all(void)
 	hr_unregister(HR_NR_PROBES);
 }
 
-void hr_probes_prepare(void)
+int hr_probes_prepare(struct sb_ctx *ctx, unsigned int cpu)
 {
-#ifdef CONFIG_SLUB
+#ifdef SB_SLUB_SHEAVES
+	int ret = hr_sheaves_prepare(ctx, cpu);
+
+	if (ret)
+		return ret;
+#elif defined(CONFIG_SLUB)
 	WRITE_ONCE(hr_slub_walk, hr_slub_walk_ok());
 #endif
 #ifndef CONFIG_SLOB
 	hr_find_locks();
 #endif
+	return 0;
 }
 
 bool hr_alloc_moved_counted(void)
 {
-#ifdef CONFIG_SLUB
+#if defined(CONFIG_SLUB) && !defined(SB_SLUB_SHEAVES)
 	return hr_slub_walk;
 #else
 	return true;
@@ -500,7 +513,10 @@ void hr_out_probes(struct sb_out *out)
 #ifndef CONFIG_SLOB
 	sb_printf(out, "\"node_lock_candidates\":%u,", hr_nr_locks);
 #endif
-#ifdef CONFIG_SLUB
+#if defined(CONFIG_SLUB) && !defined(SB_SLUB_SHEAVES)
 	sb_printf(out, "\"freelist_walked\":%s,", hr_slub_walk ? "true" : "false");
+#endif
+#ifdef SB_SLUB_SHEAVES
+	sb_printf(out, "\"sheaf_capacity\":%u,", hr_sheaf_capacity());
 #endif
 }

@@ -3,7 +3,9 @@
  * On kernels with the allocator's own statistics, the result carries them
  * per counted repeat, read around the same rounds, so that the counts can
  * be checked against them: SLUB_STATS (6.1) alloc_slowpath,
- * free_slowpath, alloc_slab and free_slab; DEBUG_SLAB's allocmiss,
+ * free_slowpath, alloc_slab and free_slab; SLUB_STATS with sheaves (7.3)
+ * those, the fast paths, and the sheaves' refills, flushes and barn
+ * gets and puts; DEBUG_SLAB's allocmiss,
  * freemiss and grown (slabs of 2^gfporder pages).
  */
 #include <linux/kernel.h>
@@ -14,7 +16,38 @@
 #include <linux/local_lock.h>
 #include "hitrate.h"
 
-#if defined(CONFIG_SLUB_STATS) && defined(SB_SLUB_DEF_H)
+#if defined(CONFIG_SLUB_STATS) && defined(SB_SLUB_SHEAVES)
+/*
+ * 7.3's enum stat_item (mm/slub.c), a counter per CPU in the cache's
+ * struct kmem_cache_stats (hitrate_sheaves.c finds it).
+ */
+#define HR_STATS_KEY	"slub_stats"
+static const unsigned int hr_stat_items[] = { 0, 4, 1, 5, 8, 10, 14, 13, 17, 18, 19, 20 };
+static const char * const hr_stat_names[] = {
+	"alloc_fastpath", "free_fastpath", "alloc_slowpath", "free_slowpath",
+	"alloc_slab", "free_slab", "sheaf_refill", "sheaf_flush", "barn_get",
+	"barn_get_fail", "barn_put", "barn_put_fail"
+};
+
+/* hr_sheaves_prepare() checked the layout, or the run failed. */
+bool hr_stats_ok(void)
+{
+	return true;
+}
+
+unsigned long hr_stat(unsigned int i)
+{
+	const unsigned int __percpu *stats = hr_sheaves_stats();
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(stats, cpu)[hr_stat_items[i]];
+	return sum;
+}
+static_assert(ARRAY_SIZE(hr_stat_items) == HR_NR_STATS);
+static_assert(ARRAY_SIZE(hr_stat_names) == HR_NR_STATS);
+#elif defined(CONFIG_SLUB_STATS) && defined(SB_SLUB_DEF_H)
 /*
  * 6.1's struct kmem_cache_cpu (include/linux/slub_def.h) and the indices
  * of enum stat_item. Only where slub_def.h exists (Kbuild tests it): 6.8

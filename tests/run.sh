@@ -71,7 +71,7 @@ run() {
 # still building waits on its lock in vm/kernel.sh rather than building it
 # twice; a build that fails here fails again, with its message, in the
 # test that needs it. Niced, so that the guests being timed come first.
-KERNELS=(slub slab slub-7.3 slub-6.12 debian slob slub-stats)
+KERNELS=(slub slab slub-7.3 slub-6.12 debian slob slub-stats slub-7.3-stats)
 
 prebuild() {
 	local v variants=("${KERNELS[@]}")

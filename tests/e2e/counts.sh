@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub slub-6.12 slob
+# kernels: slab slub slub-6.12 slob slub-7.3
 # shellcheck shell=bash
-# hitrate's allocator counts on slab, slub, slub-6.12 and slob: every
+# hitrate's allocator counts on slab, slub, slub-6.12, slub-7.3 and slob: every
 # free order runs, the figures are the ones each allocator defines, and
 # the ones derived from the same count agree with each other. The counts
 # against SLUB_STATS are in module.sh, against DEBUG_SLAB in
@@ -22,13 +22,13 @@ cat >"$TMP/counts.json" <<'JSON'
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "order": "random" } },
   { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "pattern": "fastpath" } } ] }
 JSON
-for v in slab slub slub-6.12 slob; do
+for v in slab slub slub-6.12 slub-7.3 slob; do
 	"$SB" run --boots=1 --alloc=$v --workload="$TMP/counts.json" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
 	check "$v: hitrate runs in fifo, lifo and random order" \
 		jqt "$TMP/$v.json" '.status == "complete" and ([.tests[0:3][].params.order] == ["fifo", "lifo", "random"])'
 	[ -f "$TMP/$v.json" ] || tail -n 20 "$TMP/$v.err"
 done
-for v in slab slub slub-6.12; do
+for v in slab slub slub-6.12 slub-7.3; do
 	check "$v: alloc hit rate is 100% less the slow paths per 1000, per repeat" \
 		jqt "$TMP/$v.json" '[.tests[].metrics | [.alloc_hit_rate.samples, .alloc_slowpath_per1k.samples] |
 			transpose[] | (.[0] - (100 - .[1] / 10)) | fabs < 0.002] | all'
@@ -53,6 +53,28 @@ check "slub, slub-6.12: one object per free slow path, a slab's worth per refill
 	jqs '[.[].tests[0:3][].metrics | (.free_objects_per_slowpath.samples | all(. == 1)),
 		(.alloc_objects_per_slowpath.samples | all(. > 1 and . <= 64))] | all' \
 	"$TMP/slub.json" "$TMP/slub-6.12.json"
+# Sheaves: an alloc slow path is a main-sheaf miss the spare could not
+# serve, which asks the barn once; it brings in a barn's full sheaf or a
+# refill, at most sheaf_capacity objects. Counted by different probes.
+# shellcheck disable=SC2016 # $n is jq's
+check "slub-7.3: main-sheaf misses are spare swaps plus slow paths, per repeat" \
+	jqt "$TMP/slub-7.3.json" '[.tests[] | .extra.ops_per_repeat[0] as $n | .metrics |
+		([.main_sheaf_alloc_hit_rate.samples, .spare_swaps_alloc.samples, .alloc_misses.samples] |
+		 transpose[] | ((100 - .[0]) * $n / 100 - .[1] - .[2]) | fabs < 0.5),
+		([.main_sheaf_free_hit_rate.samples, .spare_swaps_free.samples, .free_misses.samples] |
+		 transpose[] | ((100 - .[0]) * $n / 100 - .[1] - .[2]) | fabs < 0.5)] | all'
+check "slub-7.3: every alloc slow path asks the barn once" \
+	jqt "$TMP/slub-7.3.json" '[.tests[].metrics | [.barn_get.samples, .barn_get_fail.samples, .alloc_misses.samples] |
+		transpose[] | .[0] + .[1] == .[2]] | all'
+# shellcheck disable=SC2016 # $c is jq's
+check "slub-7.3: a slow path brings in at most a sheaf's worth; a barn refusal refills" \
+	jqt "$TMP/slub-7.3.json" '[.tests[0:3][] | .extra.sheaf_capacity[0] as $c | .metrics |
+		(.alloc_objects_per_slowpath.samples | all(. > 1 and . <= $c)),
+		([.barn_get_fail.samples, .sheaf_refills.samples] | transpose | all(.[0] == .[1]))] | all'
+check "slub-7.3: objects flushed from sheaves reach their slabs; pairs never leave the sheaves" \
+	jqt "$TMP/slub-7.3.json" '([.tests[0:3][].metrics | [.sheaf_flush_objects.samples, .slab_free_objects.samples] |
+		transpose[] | .[0] <= .[1]] | all) and
+		([.tests[3].metrics | .main_sheaf_alloc_hit_rate.samples[], .main_sheaf_free_hit_rate.samples[]] | all(. == 100))'
 check "slob: no per-CPU cache, pages only" \
 	jqt "$TMP/slob.json" '[.tests[] | .extra.per_cpu_cache[0] == false and
 		(.metrics | keys == ["slab_pages_alloc_per1k", "slab_pages_freed_per1k"])] | all'
