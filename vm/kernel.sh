@@ -23,6 +23,9 @@
 #                                for the purpose) differs from Debian's own
 #                                config, line by line
 #   vm/kernel.sh fetch TREE      fetch a tree's packages named in vm/sources
+#   vm/kernel.sh debian-config VARIANT
+#                                the path of Debian's config a distro
+#                                variant starts from (fetched if need be)
 #   vm/kernel.sh clean [VARIANT] remove cached builds
 #
 # A build directory is named after the hash of everything that goes into it
@@ -679,6 +682,11 @@ diff) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh diff VARIANT [DIR]"
 		diff_variant "$2"
 	fi ;;
 fetch) [ $# -eq 2 ] || die "usage: kernel.sh fetch TREE"; fetch_tree "$2" ;;
+debian-config) [ $# -eq 2 ] || die "usage: kernel.sh debian-config VARIANT"
+	variant_lookup "$2"
+	[ -n "$DISTRO" ] || die "$WHERE: $2 is not built from Debian's config"
+	source_tarball "$DEB" >/dev/null
+	echo "$USER_CONFIG" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | debian-abi | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | debian-abi | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | debian-config VARIANT | clean [VARIANT]" ;;
 esac

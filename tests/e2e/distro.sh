@@ -35,8 +35,7 @@ for v in $distros; do
 	rc=$?
 	check "$v: every line that differs from Debian's config is explained" test "$rc" -eq 0
 	grep '^unexplained' "$TMP/$v.diff" | head -n 5 | sed 's/^/# /'
-	tree=$(awk -v v="$v" '$1 == v { print $2 }' vm/variants)
-	xzcat "/usr/src/linux-config-$tree/config.amd64_none_cloud-amd64.xz" >"$TMP/$v.debian"
+	xzcat "$(vm/kernel.sh debian-config "$v")" >"$TMP/$v.debian"
 	bad=
 	for o in $slab_options; do
 		[ "$(value "$dir/.config" "$o")" = "$(value "$TMP/$v.debian" "$o")" ] || bad="$bad $o"
