@@ -12,7 +12,7 @@
 export SLABBENCH_VARIANTS=$TMP/no-user-variants
 distros=$(vm/kernel.sh names | grep -- '-distro$')
 nohard=$(vm/kernel.sh names | grep -- '-distro-nohard$')
-plan $((4 + 6 * $(echo "$distros" | wc -w) + $(echo "$nohard" | wc -w)))
+plan $((4 + 5 * $(echo "$distros" | wc -w) + $(echo "$nohard" | wc -w)))
 check "vm/variants has the distro variants" test "$(echo "$distros" | wc -w)" -ge 3
 
 # The options issue 22 names: what changes an alloc+free's cost or what
