@@ -13,7 +13,7 @@
 # each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
-plan 49
+plan 53
 
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
 counts() {
