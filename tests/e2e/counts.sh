@@ -8,7 +8,7 @@
 # tests/slow/slabstats.sh.
 . tests/e2e/lib.sh
 
-plan 20
+plan 29
 
 # jq -e over several files read as one array.
 jqs() {
