@@ -21,7 +21,7 @@
 . tests/e2e/lib.sh
 
 # Per allocator 7, 3, 2 and 4 (the loops' lists below), plus the rest.
-plan 61
+plan 86
 
 # Runs workload $2 on variant $1 into $3, with options $4...; on failure, says why.
 run_workload() {
