@@ -471,7 +471,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	long at = o->at;
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
 	char *missing_at, *title_cpus, *title_where, *bound_cpus, *bound_where;
-	struct chart charts[8] = {
+	int sheaf_blocks;
+	struct chart charts[9] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
 		{ .name = "overhead", .script = "overhead.gp",
@@ -486,6 +487,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		{ .name = "memory-where", .script = "memory-where.gp" },
 		{ .name = "sizes-insns", .script = "lines.gp",
 		  .missing = "no sizes test run under --accel=cost in the results" },
+		{ .name = "sheaves", .script = "sheaves.gp",
+		  .missing = "no caches test with a census beside a batch test under --accel=cost of the same variant (workloads sheaves and sheaves-cost)" },
 	};
 	const char *titles[] = {
 		"kmalloc+kfree cost against object size (mean of boot medians, bars: 1 stddev "
@@ -496,6 +499,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"Remote frees: allocated on one CPU, freed on another",
 		NULL, NULL,
 		"kmalloc+kfree instructions against object size (cost model, exact)",
+		"Per-CPU caching: memory against instructions, a point per sheaf capacity "
+		"(workload sheaves, medians of boots)",
 	};
 	static const char *const axes[] = {
 		"xlabel=\"object size (bytes)\"; ylabel=\"ns per kmalloc+kfree\"; logx=1",
@@ -506,6 +511,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"",
 		"",
 		"xlabel=\"object size (bytes)\"; ylabel=\"instructions per kmalloc+kfree\"; logx=1",
+		"",
 	};
 	int drawn = 0, failed = 0;
 
@@ -536,6 +542,9 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		memory_cpus_chart(&charts[5], pts, nr_pts);
 	memory_where_chart(&charts[6], pts, nr_pts, at);
 	lines_chart(&charts[7], docs, runs, n, "sizes", "instructions_per_op", "size", NULL);
+	charts[8].data = plot_sheaves_data(docs, n, &sheaf_blocks);
+	if (charts[8].data)
+		charts[8].vars = xasprintf("nblocks=%d", sheaf_blocks);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
 
