@@ -148,18 +148,29 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 			   const char *const *params)
 {
 	struct strbuf b = { 0 };
-	int base = -1;
+	bool *has = xcalloc(n, sizeof(*has));
+	int base = -1, columns = 0;
 
-	/* The categories come from the first run that has such tests. */
-	for (int r = 0; r < n && base < 0; r++)
-		for (int i = 0; i < run_nr_tests(docs[r]); i++)
-			if (!strcmp(test_name(run_test(docs[r], i)), test) && base < 0)
-				base = r;
-	if (base < 0)
+	/*
+	 * The categories come from the first run that has such tests; a run
+	 * without any gets no column (gnuplot warns of a column of '?').
+	 */
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < run_nr_tests(docs[r]) && !has[r]; i++)
+			has[r] = !strcmp(test_name(run_test(docs[r], i)), test);
+	for (int r = 0; r < n; r++) {
+		if (has[r] && base < 0)
+			base = r;
+		columns += has[r];
+	}
+	if (base < 0) {
+		free(has);
 		return;
+	}
 	sb_addf(&b, "category");
 	for (int r = 0; r < n; r++)
-		sb_addf(&b, " \"%s\"", runs[r].label);
+		if (has[r])
+			sb_addf(&b, " \"%s\"", runs[r].label);
 	sb_addf(&b, "\n");
 	for (int index = 0; index < run_nr_tests(docs[base]); index++) {
 		const cJSON *t0 = run_test(docs[base], index);
@@ -182,6 +193,9 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 				const cJSON *o = run_test(docs[r], index);
 				double v = NAN;
 
+				if (!has[r])
+					continue;
+
 				if (o && !strcmp(test_spec(o), test_spec(t0)))
 					v = metric_mean(test_metric(o, rows[i].metric));
 				if (isnan(v))
@@ -192,8 +206,9 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 			sb_addf(&b, "\n");
 		}
 	}
+	free(has);
 	c->data = b.s;
-	c->vars = xasprintf("nruns=%d", n);
+	c->vars = xasprintf("nruns=%d", columns);
 }
 
 /* Overhead: a row per run and overhead test, the ratios to the base run. */
@@ -462,7 +477,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	static const struct bar_row remote_rows[] = {
 		{ "alloc", "alloc_ns_per_op" }, { "free", "free_ns_per_op" },
 	};
-	static const char *const hit_params[] = { "size", "pattern", "order", NULL };
+	static const char *const hit_params[] = { "size", "pattern", "order", "sheaf_capacity",
+						  NULL };
 	static const char *const remote_params[] = { "size", "batch", NULL };
 	struct run_id *runs = run_ids(NULL, docs, n);
 	const char *phase = slabmem_phase(docs, n, o->phase);
