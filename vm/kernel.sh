@@ -13,6 +13,10 @@
 #   vm/kernel.sh hash VARIANT    the inputs hash of VARIANT
 #   vm/kernel.sh list            every variant with its cache state
 #   vm/kernel.sh names           every variant's name, built-in and the user's
+#   vm/kernel.sh describe VARIANT
+#                                its line of the variants files, as
+#                                key=value lines (variant, where, tree,
+#                                fragments, line)
 #   vm/kernel.sh packages VARIANT
 #                                the Debian packages its build reads
 #   vm/kernel.sh config VARIANT DIR
@@ -112,14 +116,9 @@ GUEST_LSMOD=$VM_DIR/config/guest.lsmod
 # The user's variants, in the format of vm/variants (docs/user-kernels.md).
 USER_VARIANTS=${SLABBENCH_VARIANTS:-${XDG_CONFIG_HOME:-$HOME/.config}/slabbench/variants}
 
-# Sets TREE, FRAGMENTS and WHERE (file:line) for variant $1, then the
-# source's parts: KIND (deb, git or debian), DEB (the linux-source
-# version), SERIES (a user's patches on top), GITDIR and REV (empty: the
-# working tree with its uncommitted changes), USER_CONFIG (a config file
-# to start from instead of tinyconfig), DISTRO (the Debian flavour whose
-# config USER_CONFIG is, from linux-config-VERSION) and FRAGS (fragment
-# files).
-variant_lookup() {
+# The one reader of the variants files: sets TREE, FRAGMENTS and WHERE
+# (file:line) for variant $1, as written, nothing checked.
+variant_find() {
 	local name tree rest file n
 	for file in "$VM_DIR/variants" "$USER_VARIANTS"; do
 		[ -f "$file" ] || continue
@@ -131,12 +130,34 @@ variant_lookup() {
 				TREE=$tree
 				WHERE=$file:$n
 				read -r -a FRAGMENTS <<<"$rest"
-				variant_parse
 				return 0
 			fi
 		done <"$file"
 	done
 	die "unknown variant '$1' (known: $(variant_names | tr '\n' ' '))"
+}
+
+# variant_find, then the source's parts: KIND (deb, git or debian), DEB
+# (the linux-source version), SERIES (a user's patches on top), GITDIR
+# and REV (empty: the working tree with its uncommitted changes),
+# USER_CONFIG (a config file to start from instead of tinyconfig), DISTRO
+# (the Debian flavour whose config USER_CONFIG is, from
+# linux-config-VERSION) and FRAGS (fragment files).
+variant_lookup() {
+	variant_find "$1"
+	variant_parse
+}
+
+# A variant's line as key=value lines, for the host program (a mail's
+# reproducer carries the line): as written, so that a line whose series
+# or tree has gone since its run is still described.
+variant_describe() {
+	variant_find "$1"
+	echo "variant=$1"
+	echo "where=$WHERE"
+	echo "tree=$TREE"
+	echo "fragments=${FRAGMENTS[*]}"
+	echo "line=$1 $TREE${FRAGMENTS[*]:+ ${FRAGMENTS[*]}}"
 }
 
 # ~/x is the user's x; anything else must be absolute, so that a variant
@@ -665,6 +686,7 @@ build) (($# >= 2 && $# <= 3)) || die "usage: kernel.sh build VARIANT [AGENT]"
 hash) [ $# -eq 2 ] || die "usage: kernel.sh hash VARIANT"; variant_hash "$2" ;;
 list) list_variants ;;
 names) check_user_variants; variant_names ;;
+describe) [ $# -eq 2 ] || die "usage: kernel.sh describe VARIANT"; variant_describe "$2" ;;
 packages) [ $# -eq 2 ] || die "usage: kernel.sh packages VARIANT"; variant_packages "$2" ;;
 debian-abi) [ $# -eq 1 ] || die "usage: kernel.sh debian-abi"; debian_abi ;;
 config) [ $# -eq 3 ] || die "usage: kernel.sh config VARIANT DIR"
@@ -688,5 +710,5 @@ debian-config) [ $# -eq 2 ] || die "usage: kernel.sh debian-config VARIANT"
 	source_tarball "$DEB" >/dev/null
 	echo "$USER_CONFIG" ;;
 clean) shift; clean "$@" ;;
-*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | packages VARIANT | debian-abi | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | debian-config VARIANT | clean [VARIANT]" ;;
+*) die "usage: kernel.sh build VARIANT [AGENT] | hash VARIANT | list | names | describe VARIANT | packages VARIANT | debian-abi | config VARIANT DIR | diff VARIANT [DIR] | fetch TREE | debian-config VARIANT | clean [VARIANT]" ;;
 esac

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "regmail_parts.h"
 #include "compare.h"
+#include "guest.h"
 #include "json.h"
 #include "mail.h"
 #include "noise.h"
@@ -87,6 +88,34 @@ out:
 	return mbox;
 }
 
+/*
+ * The variants lines of the two runs' kernels that slabbench does not
+ * ship, once each, for the reproducer (@file in place of the user's
+ * variants file when not NULL): in *lines, NULL when both are built in;
+ * -1 after a message when one is in no variants file.
+ */
+static int reproducer_variants(const struct run_id *ids, const char *file, char **lines)
+{
+	*lines = NULL;
+	for (int r = 0; r < 2; r++) {
+		char *line, *v;
+
+		if (variant_built_in(&ids[r]))
+			continue;
+		line = variant_line(file, ids[r].variant);
+		if (!line)
+			return error("report: the variant %s is in no variants file: the "
+				     "reproducer could not name its kernel", ids[r].variant);
+		if (!*lines || !strstr(*lines, line)) {
+			v = xasprintf("%s%s\n", *lines ? *lines : "", line);
+			free(*lines);
+			*lines = v;
+		}
+		free(line);
+	}
+	return 0;
+}
+
 /* "[slabbench] [TREE] WHO: WHAT": the robot's form. */
 static char *robot_subject(const char *tree, const char *who, const char *what)
 {
@@ -116,7 +145,7 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 	char *report = report_text(c, docs, 2, phase);
 	const char *rs = strncmp(report, "Subject: ", 9) ? "" : report + 9;
 	char *rsubj = xstrndup(rs, strcspn(rs, "\n")), *what, *who, *tree, *subject, *mbox = NULL;
-	char *files[6], *variants = NULL, *vpath = user_variants(), *maint = NULL;
+	char *files[6], *variants = NULL, *maint = NULL;
 	const char *vs = strstr(rsubj, " vs "), *colon = vs ? strstr(vs, ": ") : NULL;
 	struct run_id *ids = run_ids(NULL, docs, 2);
 	struct side s;
@@ -135,25 +164,8 @@ char *regmail_comparison(const struct regmail_opts *o, const char *const *paths,
 	nf = allocator_files(ids[1].allocator, files, 3);
 	if (strcasecmp(ids[0].allocator, ids[1].allocator))
 		nf += allocator_files(ids[0].allocator, files + nf, 1);
-	for (int r = 0; r < 2; r++) {
-		char *line;
-
-		if (variant_built_in(&ids[r]))
-			continue;
-		line = variant_line(vpath, ids[r].variant);
-		if (!line) {
-			error("report: the variant %s is not in %s: the reproducer could not "
-			      "name its kernel", ids[r].variant, vpath);
-			goto out;
-		}
-		if (!variants || !strstr(variants, line)) {
-			char *v = xasprintf("%s%s\n", variants ? variants : "", line);
-
-			free(variants);
-			variants = v;
-		}
-		free(line);
-	}
+	if (reproducer_variants(ids, NULL, &variants))
+		goto out;
 	if (!o->maintainers_tree && !s.git && !o->no_maintainers) {
 		char version[16];
 
@@ -177,7 +189,6 @@ out:
 	run_ids_free(ids, 2);
 	side_free(&s);
 	free(maint);
-	free(vpath);
 	free(variants);
 	free(subject);
 	free(tree);
@@ -281,14 +292,8 @@ char *regmail_bisect(const struct regmail_opts *o, const char *dir)
 		goto out;
 	}
 	ids = run_ids(NULL, (const cJSON *const *)docs, 2);
-	for (int r = 0; r < 2; r++) {
-		char *line = variant_line(vpath, ids[r].variant);
-		char *v = xasprintf("%s%s\n", variants ? variants : "", line ? line : "");
-
-		free(line);
-		free(variants);
-		variants = v;
-	}
+	if (reproducer_variants(ids, vpath, &variants))
+		goto out;
 	who = run_words("git", "-C", git, "log", "-1", "--abbrev=12", "--format=%h (\"%s\")", first,
 		      NULL);
 	author = run_words("git", "-C", git, "log", "-1", "--format=%an <%ae>", first, NULL);

@@ -20,35 +20,6 @@
 
 static const char *const attached_gz[2] = { "results-base.json.gz", "results-new.json.gz" };
 
-/* The variant's line of the variants file @path; NULL if it has none. */
-char *variant_line(const char *path, const char *variant)
-{
-	char *text = read_file(path, NULL), *save = NULL, *line, *found = NULL;
-	size_t n = strlen(variant);
-
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line += strspn(line, " \t");
-		if (!strncmp(line, variant, n) && (line[n] == ' ' || line[n] == '\t'))
-			found = xstrdup(line);
-	}
-	free(text);
-	return found;
-}
-
-/* The user's variants file, as vm/kernel.sh finds it. */
-char *user_variants(void)
-{
-	const char *env = getenv("SLABBENCH_VARIANTS"), *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-
-	if (env && *env)
-		return xstrdup(env);
-	if (xdg && *xdg)
-		return xasprintf("%s/slabbench/variants", xdg);
-	return xasprintf("%s/.config/slabbench/variants", home ? home : "");
-}
-
 bool variant_built_in(const struct run_id *id)
 {
 	const char *tree = id->tree;

@@ -66,10 +66,6 @@ void side_free(struct side *s);
  * reproduce.sh and both results files; -1 after a message.
  */
 int regmail_attach(struct parts *ps, const struct built *w);
-/* The variant's line of the variants file @path; NULL if it has none. */
-char *variant_line(const char *path, const char *variant);
-/* The user's variants file, as vm/kernel.sh finds it. */
-char *user_variants(void);
 /* Whether @id's kernel is one slabbench ships (not a user's tree or series). */
 bool variant_built_in(const struct run_id *id);
 

@@ -22,20 +22,44 @@
 #include <unistd.h>
 
 /*
+ * vm/kernel.sh's answer to @words, in *out; its exit status. With
+ * @variants, that file stands for the user's variants file.
+ */
+static int kernel_sh(const char *variants, const char *const *words, char **out)
+{
+	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
+	char *env = variants ? xasprintf("SLABBENCH_VARIANTS=%s", variants) : NULL;
+	const char *argv[8];
+	int n = 0, ret;
+
+	if (env) {
+		argv[n++] = "env";
+		argv[n++] = env;
+	}
+	argv[n++] = "bash";
+	argv[n++] = script;
+	while (*words && n < 7)
+		argv[n++] = *words++;
+	argv[n] = NULL;
+	ret = run_capture((char *const *)argv, out, NULL);
+	free(env);
+	free(script);
+	return ret;
+}
+
+/*
  * The variants' names come from vm/kernel.sh, which reads both files:
  * 1 when @variant is one, 0 with the names in *known, -1 when kernel.sh
  * refused the user's file (it said why).
  */
 static int variant_known(const char *variant, char **known)
 {
-	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
-	char *argv[] = { "bash", script, "names", NULL };
 	char *out = NULL, *name, *save = NULL;
 	struct strbuf b = { 0 };
 	int found = 0;
 
 	*known = NULL;
-	if (run_capture(argv, &out, NULL))
+	if (kernel_sh(NULL, (const char *[]){ "names", NULL }, &out))
 		found = -1;
 	for (name = out && !found ? strtok_r(out, "\n", &save) : NULL; name;
 	     name = strtok_r(NULL, "\n", &save)) {
@@ -43,7 +67,6 @@ static int variant_known(const char *variant, char **known)
 		sb_addf(&b, "%s%s", b.len ? ", " : "", name);
 	}
 	free(out);
-	free(script);
 	*known = b.s ? b.s : xstrdup("");
 	return found;
 }
@@ -95,17 +118,24 @@ static char *kv_all(const char *text, const char *key)
 	return b.s ? b.s : xstrdup("");
 }
 
+char *variant_line(const char *variants, const char *variant)
+{
+	char *out = NULL, *line = NULL;
+
+	if (!kernel_sh(variants, (const char *[]){ "describe", variant, NULL }, &out))
+		line = kv_get(out, "line");
+	free(out);
+	return line;
+}
+
 int guest_prepare(const char *variant, struct guest *g)
 {
-	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
 	char *agent = xasprintf("%s/build/slabbench-agent", slabbench_home());
-	char *argv[] = { "bash", script, "build", (char *)variant, agent, NULL };
 	char *out = NULL;
 	int ret;
 
 	memset(g, 0, sizeof(*g));
-	ret = run_capture(argv, &out, NULL);
-	free(script);
+	ret = kernel_sh(NULL, (const char *[]){ "build", variant, agent, NULL }, &out);
 	free(agent);
 	if (ret) {
 		free(out);

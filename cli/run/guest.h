@@ -32,6 +32,12 @@ struct guest {
 
 /* 0 when a variants file names every one of @names, else -1 and a message. */
 int variants_check(const char *cmd, char *const *names, int n);
+/*
+ * The line that names @variant in the variants files, as vm/kernel.sh
+ * reads them (with @variants in place of the user's file); NULL after
+ * kernel.sh's message when none does.
+ */
+char *variant_line(const char *variants, const char *variant);
 /* Builds what is missing (progress on a terminal) and fills @g. */
 int guest_prepare(const char *variant, struct guest *g);
 void guest_free(struct guest *g);

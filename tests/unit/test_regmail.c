@@ -4,11 +4,13 @@
  * REGMAIL_BODY_LINES lines, leading with what changed), the whole report
  * and the full comparison attached, tags never wrapped nor refused for
  * their width, read back by Python's mailbox and email packages; and the
- * mail of a bisection, with its "#regzbot introduced:" line.
+ * mail of a bisection, with its "#regzbot introduced:" line; the
+ * variants lines its reproducer carries, as vm/kernel.sh reads them.
  */
 #define _GNU_SOURCE
 #include "check.h"
 #include "compare.h"
+#include "guest.h"
 #include "noise.h"
 #include "regmail.h"
 #include "report.h"
@@ -219,8 +221,32 @@ out:
 	free(tree);
 }
 
+/*
+ * A user's line as vm/kernel.sh splits it (blanks folded, comments
+ * passed over), a built-in one from vm/variants, none for an unknown.
+ */
+static void test_variant_line(void)
+{
+	char *path = scratch("# mine 6.1 base alloc-slab\n\n  mine   6.1+/nowhere/series\t"
+			     "base alloc-slub\n");
+	char *line = variant_line(path, "mine");
+
+	CHECK_STR(line, "mine 6.1+/nowhere/series base alloc-slub",
+		  "variants: a user's line, blanks folded, past a comment naming it");
+	free(line);
+	line = variant_line(path, "slab");
+	CHECK_STR(line, "slab 6.1 base alloc-slab", "variants: a built-in line");
+	free(line);
+	line = variant_line(path, "mine2");
+	CHECK(!line, "variants: none for an unknown variant (kernel.sh says so above)");
+	free(line);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
+	test_variant_line();
 	test_comparison_mail();
 	test_bisect_mail();
 	return check_done();
