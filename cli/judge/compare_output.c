@@ -144,7 +144,7 @@ static void text_table(struct strbuf *b, const struct comparison *c, int first_r
 		if (note) {
 			char *line = xasprintf("note: %s", note);
 
-			sb_wrap(b, 6, 80, line);
+			sb_wrap(b, 0, 6, 80, line);
 			free(line);
 			break;
 		}
@@ -167,7 +167,7 @@ static void text_power(struct strbuf *b, const struct comparison *c, int r)
 			 tested, m, d, best->metric, best->test + 1,
 			 able ? "" : ": a change of ", able ? "" : m,
 			 able ? "" : " could have gone unseen in every one");
-	sb_wrap(b, 2, 80, line);
+	sb_wrap(b, 0, 2, 80, line);
 	free(line);
 }
 
@@ -225,7 +225,7 @@ char *compare_text(const struct comparison *c)
 			    "marked), N windows of both runs rejected because a context switch\n"
 			    "entered them; absent: every window rejected (the warnings say why)\n");
 	if (c->floor_note)
-		sb_wrap(&b, 2, 80, c->floor_note);
+		sb_wrap(&b, 0, 2, 80, c->floor_note);
 	for (int r = 1; r < c->nr_runs; r++) {
 		char *why = compare_untested_why(c, r);
 

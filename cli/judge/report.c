@@ -21,32 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
-void report_wrap(struct strbuf *b, int indent, const char *text)
-{
-	char *copy = xstrdup(text), *save = NULL, *w;
-	int col = 0;
-
-	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		int len = strlen(w);
-
-		if (col && col + 1 + len > REPORT_WIDTH) {
-			sb_endline(b);
-			col = 0;
-		}
-		if (col) {
-			sb_addf(b, " %s", w);
-			col += 1 + len;
-		} else {
-			sb_addf(b, "%*s%s", indent, "", w);
-			col = indent + len;
-		}
-	}
-	if (col)
-		sb_endline(b);
-	free(copy);
-}
-
 /* "sizes.ns_per_op[size=64]": the test, then the module's metric key. */
 static char *row_title(const struct cmp_row *row)
 {
@@ -282,7 +256,7 @@ static void subject(struct strbuf *b, const struct comparison *c, const struct c
 	line = xasprintf("Subject: [slabbench] %s vs %s%s: %s%s%s", c->runs[1].label,
 			 c->runs[0].label, at, what ? what : "", what && times ? "; " : "",
 			 times ? times : "");
-	sb_wrap(b, 1, REPORT_WIDTH, line);
+	sb_wrap(b, 0, 1, REPORT_WIDTH, line);
 	free(line);
 	free(why);
 	free(what);
@@ -375,7 +349,7 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 	}
 	free(why);
 	report_census_sentence(&s, c, v);
-	report_wrap(b, 0, s.s);
+	sb_wrap(b, 0, 0, REPORT_WIDTH, s.s);
 	free(s.s);
 }
 

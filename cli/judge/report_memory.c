@@ -114,9 +114,9 @@ static void table_notes(struct strbuf *b, const char *first, const char *second)
 	if (first || second)
 		sb_addf(b, "\n");
 	if (first)
-		report_wrap(b, 2, first);
+		sb_wrap(b, 2, 2, REPORT_WIDTH, first);
 	if (second)
-		report_wrap(b, 2, second);
+		sb_wrap(b, 2, 2, REPORT_WIDTH, second);
 }
 
 /* The point of @label at @cpus CPUs and @numa nodes; NULL if none. */
@@ -419,7 +419,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			free(what);
 
 			sb_addf(b, "\n");
-			report_wrap(b, 2, head);
+			sb_wrap(b, 2, 2, REPORT_WIDTH, head);
 			free(head);
 			census_heading(b, c->runs[0].label, c->runs[1].label, &width);
 		}
@@ -450,7 +450,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		has_over = census_ratio(a, o, offsetof(struct slabmem, overhead), &over);
 		claim = claim_text(a, o, &slab, &over, has_over);
 		if (*claim)
-			report_wrap(&claims, 2, claim + 1);
+			sb_wrap(&claims, 2, 2, REPORT_WIDTH, claim + 1);
 		free(claim);
 	}
 	table_notes(b, numa ? "CPUs 8/2: 8 CPUs on 2 NUMA nodes." : NULL,
@@ -517,7 +517,7 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 	head = xasprintf("After boot (/proc/meminfo, kB, means of %zu and %zu boots; ratio "
 			 "%s/%s, 95%% confidence interval where each side has %d boots or more)",
 			 x[0].a.n, x[0].b.n, c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
-	report_wrap(b, 2, head);
+	sb_wrap(b, 2, 2, REPORT_WIDTH, head);
 	free(head);
 	sb_addf(b, "\n  %-14s", "");
 	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++)
@@ -591,7 +591,7 @@ static void census_residuals(struct strbuf *b, const struct comparison *c,
 				if (listed++ >= MAX_RESIDUALS)
 					continue;
 				line = xasprintf("%s boot %d: %s", c->runs[r].label, i, f->valuestring);
-				report_wrap(&lines, 4, line);
+				sb_wrap(&lines, 4, 4, REPORT_WIDTH, line);
 				free(line);
 			}
 			cJSON_Delete(k);
@@ -607,7 +607,7 @@ static void census_residuals(struct strbuf *b, const struct comparison *c,
 		sb_addf(&head, ", off in %d", all - exact - moving);
 	sb_addf(&head, "%s", listed ? "; residuals:" : ".");
 	sb_addf(b, "\n");
-	report_wrap(b, 2, head.s);
+	sb_wrap(b, 2, 2, REPORT_WIDTH, head.s);
 	if (lines.s)
 		sb_addf(b, "%s", lines.s);
 	if (listed > MAX_RESIDUALS)
@@ -718,7 +718,7 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 			 "per-CPU, shared and alien arrays on SLAB",
 			 phase, boots[0], boots[1]);
 	sb_addf(b, "\n");
-	report_wrap(b, 2, head);
+	sb_wrap(b, 2, 2, REPORT_WIDTH, head);
 	free(head);
 	sb_addf(b, "\n  %-24s %*s %*s %9s\n", "cache", width, c->runs[0].label, width,
 		c->runs[1].label, "change");

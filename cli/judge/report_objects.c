@@ -106,7 +106,7 @@ int report_per_object(struct strbuf *b, const struct comparison *c, const cJSON 
 				      "holds cannot be less than nothing.", below.s);
 
 		sb_addf(b, "\n");
-		report_wrap(b, 2, why);
+		sb_wrap(b, 2, 2, REPORT_WIDTH, why);
 		free(why);
 	}
 	if (shown)

@@ -102,7 +102,7 @@ static void say_note(struct strbuf *b, struct notes *ns, const char *note)
 			return;
 	if (ns->n < (int)ARRAY_SIZE(ns->said))
 		ns->said[ns->n++] = note;
-	report_wrap(b, 2, note);
+	sb_wrap(b, 2, 2, REPORT_WIDTH, note);
 }
 
 /*
@@ -194,7 +194,7 @@ static int results_table(struct strbuf *b, const struct comparison *c, bool chan
 					"%s in %s", row->rejected, c->runs[0].label, n,
 					c->runs[1].label);
 
-			report_wrap(b, 17, why);
+			sb_wrap(b, 17, 17, REPORT_WIDTH, why);
 			free(why);
 		}
 		free(title);
@@ -224,7 +224,7 @@ void report_results(struct strbuf *b, const struct comparison *c)
 				       "did not change): see slabbench compare.", hidden);
 
 		sb_addf(b, "\n");
-		report_wrap(b, 0, more);
+		sb_wrap(b, 0, 0, REPORT_WIDTH, more);
 		free(more);
 	}
 }

@@ -19,9 +19,6 @@ struct census_view {
 	const cJSON *const *docs;	/* the two runs compared */
 };
 
-/* Words of @text from column @indent, wrapped at REPORT_WIDTH. */
-void report_wrap(struct strbuf *b, int indent, const char *text);
-
 /* report_memory.c: the summary's memory sentence, of the two runs compared. */
 void report_census_sentence(struct strbuf *s, const struct comparison *c,
 			    const struct census_view *v);

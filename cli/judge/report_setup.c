@@ -21,7 +21,7 @@ static void field(struct strbuf *b, const char *name, const char *value)
 {
 	struct strbuf w = { 0 };
 
-	report_wrap(&w, 13, *value ? value : "-");
+	sb_wrap(&w, 13, 13, REPORT_WIDTH, *value ? value : "-");
 	sb_addf(b, "  %-10s %s", name, w.s + 13);
 	free(w.s);
 }

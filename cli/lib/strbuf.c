@@ -34,26 +34,29 @@ void sb_endline(struct strbuf *b)
 	sb_addf(b, "\n");
 }
 
-void sb_wrap(struct strbuf *b, int indent, int width, const char *text)
+void sb_wrap(struct strbuf *b, int first, int indent, int width, const char *text)
 {
-	int col = 0;
+	int col = 0, words = 0;
 
-	while (*text) {
-		size_t len = strcspn(text, " ");
+	for (text += strspn(text, " "); *text; text += strspn(text, " ")) {
+		int len = (int)strcspn(text, " "), at = words ? indent : first;
 
-		if (col && col + 1 + (int)len > width) {
-			sb_addf(b, "\n%*s", indent, "");
-			col = indent;
-		} else if (col) {
-			sb_addf(b, " ");
-			col++;
+		if (col && col + 1 + len > width) {
+			sb_endline(b);
+			col = 0;
 		}
-		sb_addf(b, "%.*s", (int)len, text);
-		col += len;
+		if (col) {
+			sb_addf(b, " %.*s", len, text);
+			col += 1 + len;
+		} else {
+			sb_addf(b, "%*s%.*s", at, "", len, text);
+			col = at + len;
+		}
+		words++;
 		text += len;
-		text += strspn(text, " ");
 	}
-	sb_addf(b, "\n");
+	if (words)
+		sb_endline(b);
 }
 
 void sb_shell_word(struct strbuf *b, const char *word)

@@ -19,8 +19,10 @@ void sb_shell_word(struct strbuf *b, const char *word);
 
 /*
  * The words of @text (blank-separated) as lines of at most @width
- * columns but for a longer word, continuation lines indented by @indent.
+ * columns but for a longer word: the first from column @first, the
+ * others from @indent, each ended by sb_endline(). Nothing when @text
+ * has no word.
  */
-void sb_wrap(struct strbuf *b, int indent, int width, const char *text);
+void sb_wrap(struct strbuf *b, int first, int indent, int width, const char *text);
 
 #endif

@@ -105,7 +105,7 @@ char *run_summary(const cJSON *doc)
 			figure(iqr, sizeof(iqr), s.q3 - s.q1, kind);
 		if (spec && !strncmp(spec, "test=", 5))
 			spec += 5;
-		sb_wrap(&w, 4, SPEC_WIDTH, spec ? spec : test_name(test));
+		sb_wrap(&w, 0, 4, SPEC_WIDTH, spec && *spec ? spec : test_name(test));
 		first = w.s + strcspn(w.s, "\n");
 		sb_addf(&b, "  %-*.*s  %-*s  %10s  %9s  %5zu  %s\n", SPEC_WIDTH, (int)(first - w.s),
 			w.s, width, names[t], med, iqr, n, kind);

@@ -108,6 +108,37 @@ static void test_shell_word(void)
 	}
 }
 
+/*
+ * Words wrapped at a width: a block (every line from one column), a
+ * hanging indent, a word longer than the width kept whole, blanks
+ * folded, and nothing for no word.
+ */
+static void test_wrap(void)
+{
+	static const struct {
+		int first, indent, width;
+		const char *text, *want;
+	} cases[] = {
+		{ 2, 2, 12, "one two three four", "  one two\n  three four\n" },
+		{ 0, 4, 12, "one two three four", "one two\n    three\n    four\n" },
+		{ 0, 2, 6, "a longerword b", "a\n  longerword\n  b\n" },
+		{ 1, 1, 80, "  spaced   out  ", " spaced out\n" },
+		{ 4, 4, 80, "   ", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf b = { 0 };
+
+		sb_wrap(&b, cases[i].first, cases[i].indent, cases[i].width, cases[i].text);
+		if (cases[i].want)
+			CHECK_STR(b.s, cases[i].want, "wrap '%s' from %d, then %d, at %d",
+				  cases[i].text, cases[i].first, cases[i].indent, cases[i].width);
+		else
+			CHECK(!b.s, "wrap: nothing for '%s'", cases[i].text);
+		free(b.s);
+	}
+}
+
 static void test_text_lines(void)
 {
 	CHECK(text_lines(NULL) == 0 && text_lines("") == 0, "text_lines: none in nothing");
@@ -122,5 +153,6 @@ int main(void)
 	test_parse_long();
 	test_console_scan();
 	test_shell_word();
+	test_wrap();
 	return check_done();
 }
