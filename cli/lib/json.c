@@ -39,6 +39,14 @@ const char *json_str_at(const cJSON *o, const char *path)
 	return cJSON_IsString(s) ? s->valuestring : "?";
 }
 
+void json_add_string_or_null(cJSON *o, const char *name, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
 bool json_has_string(const cJSON *a, const char *s)
 {
 	const cJSON *e;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "rundoc.h"
+#include "json.h"
 #include "results.h"
 #include "util.h"
 #include "workload.h"
@@ -173,4 +174,53 @@ cJSON *rundoc_new(const struct vm_config *c, const struct guest *g, const struct
 	cJSON_AddObjectToObject(doc, "guest");
 	cJSON_AddArrayToObject(doc, "boots");
 	return doc;
+}
+
+void boot_outcome_to_json(cJSON *boot, cJSON *vm, const struct vm_config *c,
+			  const struct vm_outcome *r)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(vm, "accel")) {
+		cJSON_AddStringToObject(vm, "accel", r->accel);
+		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r->accel, "kvm") != 0);
+		/* Single-threaded TCG runs the vCPUs in turn: no time is a parallel one. */
+		json_add_string_or_null(vm, "tcg_thread", r->tcg_thread);
+		cJSON_AddStringToObject(vm, "qemu", r->qemu_version);
+		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(c->cpu_model, r->accel));
+	}
+	cJSON_AddStringToObject(boot, "accel", r->accel);
+	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r->status));
+	cJSON_AddNumberToObject(boot, "ready_s", r->ready_s);
+	cJSON_AddNumberToObject(boot, "wall_s", r->wall_s);
+	json_add_string_or_null(boot, "console_problem", r->console_problem);
+	json_add_string_or_null(boot, "console_starved", r->console_starved);
+}
+
+/* A string member of @o, a copy; NULL when it is null or absent. */
+static char *str_copy(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+int boot_outcome_from_json(const cJSON *boot, const cJSON *vm, struct vm_outcome *r)
+{
+	const char *outcome = json_str_at(boot, "outcome"), *tcg = json_str_at(vm, "tcg_thread");
+	enum vm_status s = VM_OK;
+
+	memset(r, 0, sizeof(*r));
+	while (strcmp(vm_status_name(s), outcome) && s < VM_START_FAILED)
+		s++;
+	if (strcmp(vm_status_name(s), outcome))
+		return -1;
+	r->status = s;
+	snprintf(r->accel, sizeof(r->accel), "%s", json_str_at(boot, "accel"));
+	/* The only two values vm_boot() gives, as its static strings. */
+	r->tcg_thread = !strcmp(tcg, "single") ? "single" : !strcmp(tcg, "multi") ? "multi" : NULL;
+	r->qemu_version = xstrdup(json_str_at(vm, "qemu"));
+	r->ready_s = json_num_or(boot, "ready_s", 0);
+	r->wall_s = json_num_or(boot, "wall_s", 0);
+	r->console_problem = str_copy(boot, "console_problem");
+	r->console_starved = str_copy(boot, "console_starved");
+	return 0;
 }

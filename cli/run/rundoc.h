@@ -19,4 +19,18 @@ struct workload;
 cJSON *rundoc_new(const struct vm_config *c, const struct guest *g, const struct workload *w,
 		  const char *build_config);
 
+/*
+ * How the boot of @c ended, @r, as a results file records it: in @boot
+ * its outcome, accelerator, times and console lines; in @vm, unless it
+ * has them already, the machine that ran it (accelerator, TCG threads,
+ * QEMU's version, CPU model).
+ */
+void boot_outcome_to_json(cJSON *boot, cJSON *vm, const struct vm_config *c,
+			  const struct vm_outcome *r);
+/*
+ * The inverse: @r from @boot and @vm (those fields only; the caller
+ * finds the channel and files). -1, with nothing to free, when @boot names no outcome.
+ */
+int boot_outcome_from_json(const cJSON *boot, const cJSON *vm, struct vm_outcome *r);
+
 #endif

@@ -365,31 +365,9 @@ static void boot_finish(void *ctx, int task, int slot)
 		v->failed = true;
 		goto out;
 	}
-	if (!cJSON_GetObjectItemCaseSensitive(vm, "accel")) {
-		cJSON_AddStringToObject(vm, "accel", r->accel);
-		cJSON_AddBoolToObject(vm, "emulated_time", strcmp(r->accel, "kvm") != 0);
-		/* Single-threaded TCG runs the vCPUs in turn: no time is a parallel one. */
-		if (r->tcg_thread)
-			cJSON_AddStringToObject(vm, "tcg_thread", r->tcg_thread);
-		else
-			cJSON_AddNullToObject(vm, "tcg_thread");
-		cJSON_AddStringToObject(vm, "qemu", r->qemu_version);
-		cJSON_AddStringToObject(vm, "cpu_model", vm_cpu_model(v->rg.vm->cpu_model, r->accel));
-	}
-	cJSON_AddStringToObject(boot, "accel", r->accel);
-	cJSON_AddStringToObject(boot, "outcome", vm_status_name(r->status));
-	cJSON_AddNumberToObject(boot, "ready_s", r->ready_s);
-	cJSON_AddNumberToObject(boot, "wall_s", r->wall_s);
+	boot_outcome_to_json(boot, vm, &t->vm, r);
 	if (copy_file(r->console_path, t->console) == 0)
 		cJSON_AddStringToObject(boot, "console", t->console);
-	if (r->console_problem)
-		cJSON_AddStringToObject(boot, "console_problem", r->console_problem);
-	else
-		cJSON_AddNullToObject(boot, "console_problem");
-	if (r->console_starved)
-		cJSON_AddStringToObject(boot, "console_starved", r->console_starved);
-	else
-		cJSON_AddNullToObject(boot, "console_starved");
 
 	if (!strcmp(r->accel, "cost"))
 		cost_boot(v, vm, boot, r, t->index, &why);

@@ -4,6 +4,7 @@
 #include "slurm.h"
 #include "json.h"
 #include "options.h"
+#include "rundoc.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -17,14 +18,6 @@
 
 #define TASK_FILE "task.json"
 #define OUTCOME_FILE "outcome.json"
-
-static void add_str(cJSON *o, const char *name, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, name, v);
-	else
-		cJSON_AddNullToObject(o, name);
-}
 
 static int save_json(const char *dir, const char *name, cJSON *o)
 {
@@ -77,11 +70,11 @@ int slurm_task_save(const char *dir, const struct vm_config *c, const struct vm_
 	cJSON *o = cJSON_CreateObject();
 	int ret;
 
-	add_str(o, "key", key);
-	add_str(o, "label", c->label);
-	add_str(o, "kernel", c->kernel);
-	add_str(o, "initrd", c->initrd);
-	add_str(o, "cmdline", c->cmdline);
+	json_add_string_or_null(o, "key", key);
+	json_add_string_or_null(o, "label", c->label);
+	json_add_string_or_null(o, "kernel", c->kernel);
+	json_add_string_or_null(o, "initrd", c->initrd);
+	json_add_string_or_null(o, "cmdline", c->cmdline);
 	cJSON_AddNumberToObject(o, "timeout_s", timeout_s);
 	cJSON_AddBoolToObject(o, "single_thread", c->single_thread);
 	cJSON_AddNumberToObject(o, "seed", (double)c->seed);
@@ -122,31 +115,43 @@ cJSON *slurm_task_load(const char *dir, struct vm_config *c, struct vm_opts *v)
 	return NULL;
 }
 
+/*
+ * The outcome of the task in @dir, in the results' form: its boot record
+ * and its machine, as the runner adds them to the results. -1 when there
+ * is none or it names no outcome.
+ */
+static int outcome_load(const char *dir, struct vm_outcome *r)
+{
+	cJSON *j = load_json(dir, OUTCOME_FILE);
+	int ret = boot_outcome_from_json(cJSON_GetObjectItemCaseSensitive(j, "boot"),
+					 cJSON_GetObjectItemCaseSensitive(j, "vm"), r);
+
+	cJSON_Delete(j);
+	return ret;
+}
+
 bool slurm_task_done(const char *dir, const char *key)
 {
-	cJSON *task = load_json(dir, TASK_FILE), *out = load_json(dir, OUTCOME_FILE);
+	cJSON *task = load_json(dir, TASK_FILE);
 	const char *saved = str(task, "key");
-	bool done = saved && out && !strcmp(saved, key) && json_num_or(out, "status", 0) == VM_OK;
+	struct vm_outcome r;
+	bool done = false;
 
+	if (saved && !strcmp(saved, key) && !outcome_load(dir, &r)) {
+		done = r.status == VM_OK;
+		vm_outcome_free(&r);
+	}
 	cJSON_Delete(task);
-	cJSON_Delete(out);
 	return done;
 }
 
-static int save_outcome(const char *dir, const struct vm_outcome *r)
+static int save_outcome(const char *dir, const struct vm_config *c, const struct vm_outcome *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	int ret;
 
-	cJSON_AddNumberToObject(o, "status", r->status);
-	add_str(o, "status_name", vm_status_name(r->status));
-	add_str(o, "accel", r->accel);
-	add_str(o, "tcg_thread", r->tcg_thread);
-	add_str(o, "qemu_version", r->qemu_version);
-	cJSON_AddNumberToObject(o, "ready_s", r->ready_s);
-	cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
-	add_str(o, "console_problem", r->console_problem);
-	add_str(o, "console_starved", r->console_starved);
+	boot_outcome_to_json(cJSON_AddObjectToObject(o, "boot"), cJSON_AddObjectToObject(o, "vm"),
+			     c, r);
 	ret = save_json(dir, OUTCOME_FILE, o);
 	cJSON_Delete(o);
 	return ret;
@@ -182,7 +187,7 @@ int slurm_task_run(const char *list)
 		goto out;
 	if (vm_boot(&c, &r))
 		goto out;
-	ret = save_outcome(dir, &r) || r.status != VM_OK ? -1 : 0;
+	ret = save_outcome(dir, &c, &r) || r.status != VM_OK ? -1 : 0;
 	if (r.status != VM_OK)
 		error("%s: %s after %.0fs (%s/console.log)", dir, vm_status_name(r.status), r.wall_s,
 		      dir);
@@ -196,24 +201,8 @@ out:
 
 int slurm_outcome_load(const char *dir, struct vm_outcome *o)
 {
-	cJSON *j = load_json(dir, OUTCOME_FILE);
-	const char *s;
-
-	memset(o, 0, sizeof(*o));
-	if (!j)
+	if (outcome_load(dir, o))
 		return -1;
-	o->status = (enum vm_status)json_num_or(j, "status", 0);
-	snprintf(o->accel, sizeof(o->accel), "%s", str(j, "accel") ? str(j, "accel") : "?");
-	s = str(j, "tcg_thread");
-	/* The only two values vm_boot() gives, as its static strings. */
-	o->tcg_thread = !s ? NULL : !strcmp(s, "single") ? "single" : "multi";
-	o->qemu_version = xstrdup(str(j, "qemu_version") ? str(j, "qemu_version") : "?");
-	o->ready_s = json_num_or(j, "ready_s", 0);
-	o->wall_s = json_num_or(j, "wall_s", 0);
-	if (str(j, "console_problem"))
-		o->console_problem = xstrdup(str(j, "console_problem"));
-	if (str(j, "console_starved"))
-		o->console_starved = xstrdup(str(j, "console_starved"));
 	o->console_path = xasprintf("%s/console.log", dir);
 	{
 		char *chan = xasprintf("%s/channel", dir);
@@ -229,7 +218,6 @@ int slurm_outcome_load(const char *dir, struct vm_outcome *o)
 		o->cost_path = xasprintf("%s/%s", dir, VM_COST_FILE);
 		o->cost_text = read_file(o->cost_path, NULL);
 	}
-	cJSON_Delete(j);
 	return 0;
 }
 

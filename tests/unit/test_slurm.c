@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "rundoc.h"
 #include "slurm.h"
 #include "stub.h"
 #include "util.h"
@@ -87,8 +88,41 @@ static void test_check(void)
 	rmdir(dir);
 }
 
+/*
+ * A boot's outcome as the results record it and back: what a Slurm task
+ * writes is what the runner adds to the results.
+ */
+static void test_outcome_json(void)
+{
+	struct vm_outcome r = {
+		.status = VM_TIMEOUT, .accel = "tcg", .tcg_thread = "multi",
+		.qemu_version = "7.2.19", .ready_s = 2.5, .wall_s = 300,
+		.console_problem = "BUG: unable to handle page fault",
+	}, back;
+	struct vm_config c = { .cpu_model = "Haswell-v4" };
+	cJSON *boot = cJSON_CreateObject(), *vm = cJSON_CreateObject();
+
+	boot_outcome_to_json(boot, vm, &c, &r);
+	CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(boot, "outcome")), "timed out") &&
+	      cJSON_IsNull(cJSON_GetObjectItem(boot, "console_starved")) &&
+	      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(vm, "cpu_model")), "Haswell-v4") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(vm, "emulated_time")),
+	      "outcome: the boot's record and its machine, as the results have them");
+	CHECK(!boot_outcome_from_json(boot, vm, &back) && back.status == VM_TIMEOUT &&
+	      !strcmp(back.accel, "tcg") && !strcmp(back.tcg_thread, "multi") &&
+	      !strcmp(back.qemu_version, "7.2.19") && back.ready_s == 2.5 && back.wall_s == 300 &&
+	      !strcmp(back.console_problem, r.console_problem) && !back.console_starved,
+	      "outcome: read back as it was");
+	vm_outcome_free(&back);
+	cJSON_ReplaceItemInObject(boot, "outcome", cJSON_CreateString("exploded"));
+	CHECK(boot_outcome_from_json(boot, vm, &back) == -1, "outcome: an unknown one is refused");
+	cJSON_Delete(boot);
+	cJSON_Delete(vm);
+}
+
 int main(void)
 {
+	test_outcome_json();
 	char tmpl[] = "/tmp/test_slurm.XXXXXX", *dir = mkdtemp(tmpl), *list;
 	struct vm_opts v = { .accel = "cost", .numa = 1, .possible = 4, .cpu_model = "Haswell-v4",
 			     .cmdline = "slub_debug=F", .cost_geometry = "llc=256K/16/64",
@@ -131,9 +165,10 @@ int main(void)
 	CHECK(slurm_task_save(dir, &c, &v, 300, "key 1") == 0, "written again");
 	CHECK(!slurm_task_done(dir, "key 1"), "a task without an outcome is not done");
 	CHECK(slurm_outcome_load(dir, &o) == -1, "and has no outcome to load");
-	put(dir, "outcome.json", "{\"status\": 0, \"accel\": \"cost\", \"tcg_thread\": \"single\","
-	    "\"qemu_version\": \"7.2.19\", \"ready_s\": 1.5, \"wall_s\": 9.25,"
-	    "\"console_problem\": null, \"console_starved\": \"rcu: INFO: stall\"}");
+	put(dir, "outcome.json", "{\"boot\": {\"outcome\": \"ok\", \"accel\": \"cost\", "
+	    "\"ready_s\": 1.5, \"wall_s\": 9.25, \"console_problem\": null, "
+	    "\"console_starved\": \"rcu: INFO: stall\"}, \"vm\": {\"tcg_thread\": \"single\", "
+	    "\"qemu\": \"7.2.19\"}}");
 	put(dir, "channel", "frames");
 	put(dir, "cost.txt", "counts");
 	CHECK(slurm_task_done(dir, "key 1"), "a task whose guest ran its plan is done");
@@ -147,7 +182,7 @@ int main(void)
 	      !strcmp(o.cost_text, "counts") && strstr(o.console_path, "/console.log"),
 	      "with the channel, the cost model's file and the console beside it");
 	vm_outcome_free(&o);
-	put(dir, "outcome.json", "{\"status\": 2, \"accel\": \"cost\"}");
+	put(dir, "outcome.json", "{\"boot\": {\"outcome\": \"timed out\", \"accel\": \"cost\"}}");
 	CHECK(!slurm_task_done(dir, "key 1"), "a task whose guest timed out is not done");
 
 	unsetenv("SLURM_ARRAY_TASK_ID");
