@@ -80,13 +80,12 @@ static char *workload_difference(const cJSON *a, const cJSON *b)
  */
 static void warn_starved(struct comparison *c, const char *path, const cJSON *doc)
 {
-	const cJSON *boot, *line, *first = NULL;
-	int n = 0, all = 0;
+	const char *line, *first = NULL;
+	int n = 0, all = run_nr_boots(doc);
 
-	cJSON_ArrayForEach(boot, cJSON_GetObjectItemCaseSensitive(doc, "boots")) {
-		line = cJSON_GetObjectItemCaseSensitive(boot, "console_starved");
-		all++;
-		if (!cJSON_IsString(line))
+	for (int b = 0; b < all; b++) {
+		line = boot_console_starved(doc, b);
+		if (!line)
 			continue;
 		first = first ? first : line;
 		n++;
@@ -95,7 +94,7 @@ static void warn_starved(struct comparison *c, const char *path, const cJSON *do
 		add_warning(c, xasprintf("%s: %d of %d boots reported a vCPU that waited for its "
 					 "turn on the host beyond a detector's limit (first: %s): "
 					 "their memory and counts stand, not their times",
-					 path, n, all, first->valuestring));
+					 path, n, all, first));
 }
 
 static void warn_differences(struct comparison *c, const cJSON *const *docs)
@@ -219,7 +218,7 @@ static void fill_log(struct cmp_cell *x, const struct cmp_row *row, double alpha
  */
 static int unresolved(const cJSON *m, enum metric_kind kind)
 {
-	const cJSON *s, *res = cJSON_GetObjectItemCaseSensitive(m, "resolution");
+	const cJSON *s, *res = metric_resolution(m);
 	int n = 0, i = 0;
 
 	if (kind != KIND_TIME && kind != KIND_CYCLES)

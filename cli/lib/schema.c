@@ -246,9 +246,22 @@ int run_nr_boots(const cJSON *doc)
 	return cJSON_GetArraySize(json_at(doc, "boots"));
 }
 
+/* Member @path of boot @boot's record; NULL if absent. */
+static const cJSON *boot_at(const cJSON *doc, int boot, const char *path)
+{
+	return json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), path);
+}
+
+const char *boot_console_starved(const cJSON *doc, int boot)
+{
+	const cJSON *line = boot_at(doc, boot, "console_starved");
+
+	return cJSON_IsString(line) ? line->valuestring : NULL;
+}
+
 const cJSON *boot_snapshots(const cJSON *doc, int boot)
 {
-	return json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "snapshots");
+	return boot_at(doc, boot, "snapshots");
 }
 
 const cJSON *boot_meminfo_all(const cJSON *doc, int boot, const char *when)
@@ -264,7 +277,7 @@ double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *fi
 
 bool boot_userspace(const cJSON *doc, int boot, struct boot_userspace *u)
 {
-	const cJSON *us = json_at(cJSON_GetArrayItem(json_at(doc, "boots"), boot), "userspace");
+	const cJSON *us = boot_at(doc, boot, "userspace");
 
 	if (!us)
 		return false;
@@ -436,6 +449,11 @@ bool metric_higher_better(const cJSON *m)
 const cJSON *metric_samples(const cJSON *m)
 {
 	return json_at(m, "samples");
+}
+
+const cJSON *metric_resolution(const cJSON *m)
+{
+	return json_at(m, "resolution");
 }
 
 const cJSON *metric_labels(const cJSON *m)

@@ -83,6 +83,11 @@ const cJSON *run_kernel_lacks(const cJSON *doc);
 /* The slab options of the kernel's config, an object of strings; NULL if none. */
 const cJSON *run_slab_options(const cJSON *doc);
 int run_nr_boots(const cJSON *doc);
+/*
+ * The first report in boot @boot's console of a vCPU that waited for its
+ * turn on the host beyond a detector's limit; NULL when there was none.
+ */
+const char *boot_console_starved(const cJSON *doc, int boot);
 /* Field @field of /proc/meminfo at @when ("before") of boot @boot, in kB. */
 double boot_meminfo(const cJSON *doc, int boot, const char *when, const char *field);
 /* The /proc/meminfo object at @when of boot @boot (census_checks() reads it); or NULL. */
@@ -173,6 +178,11 @@ const char *metric_better(const cJSON *m);
 bool metric_higher_better(const cJSON *m);
 /* Every sample, an array (checked by the reader); NULL if none. */
 const cJSON *metric_samples(const cJSON *m);
+/*
+ * Each sample's clock resolution per operation, beside the samples where
+ * the module gives one; NULL if none (older results).
+ */
+const cJSON *metric_resolution(const cJSON *m);
 /* A sweep point's labels ({"size": 64}), or NULL. */
 const cJSON *metric_labels(const cJSON *m);
 /* Label @key of a sweep point; NAN if it has none. */

@@ -113,7 +113,8 @@ static void test_setup(void)
 		"\"requested\":\"l1d=32K\"}},"
 		"\"workload\":{\"name\":\"w\",\"after_boot_s\":30},"
 		"\"boots\":[{\"userspace\":{\"commands\":[\"a\",\"b\"],\"cpus_ran\":2,"
-		"\"cpus_online\":4},\"snapshots\":{\"before\":{\"meminfo\":{\"Slab\":7}}}},{}]}");
+		"\"cpus_online\":4},\"snapshots\":{\"before\":{\"meminfo\":{\"Slab\":7}}},"
+		"\"console_starved\":null},{\"console_starved\":\"rcu: INFO: stall\"}]}");
 	const cJSON *const docs[] = { doc };
 	struct run_id *ids = run_ids(NULL, docs, 1);
 	struct boot_userspace u;
@@ -136,6 +137,10 @@ static void test_setup(void)
 	CHECK(boot_userspace(doc, 0, &u) && u.commands == 2 && u.cpus_ran == 2 &&
 	      u.cpus_online == 4, "setup: the boot's user space");
 	CHECK(!boot_userspace(doc, 1, &u), "setup: no user space in a boot without one");
+	CHECK(!boot_console_starved(doc, 0) && !boot_console_starved(doc, 2),
+	      "setup: no starved vCPU in a boot that says null, nor past the last boot");
+	CHECK_STR(boot_console_starved(doc, 1), "rcu: INFO: stall",
+		  "setup: a boot's starved vCPU, as its console said");
 	CHECK(json_num_at(boot_meminfo_all(doc, 0, "before"), "Slab") == 7 &&
 	      boot_meminfo_all(doc, 0, "after") == NULL, "setup: a snapshot's meminfo");
 	run_ids_free(ids, 1);
