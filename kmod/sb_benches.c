@@ -1,25 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark table, in catalogue and self-test order. A new benchmark
- * is one bench_NAME.c defining sb_bench_NAME, its line here and its
- * declaration in slabbench.h; Kbuild picks up every bench_*.c by itself.
+ * The benchmark table, made from the list in sb_benches.h. A new
+ * benchmark is one bench_NAME.c defining sb_bench_NAME and its line in
+ * that list; Kbuild picks up every bench_*.c by itself, slabbench.h
+ * declares what the list names.
  */
 #include <linux/kernel.h>
 #include "slabbench.h"
 
+#define SB_BENCH(name) (&sb_bench_##name),
 const struct sb_bench * const sb_benches[] = {
-	&sb_bench_fastpath,
-	&sb_bench_batch,
-	&sb_bench_sizes,
-	&sb_bench_bulk,
-	&sb_bench_remote,
-	&sb_bench_parallel,
-	&sb_bench_hitrate,
-	&sb_bench_overhead,
-	&sb_bench_caches,
-	&sb_bench_merge,
-	&sb_bench_calib,
-	&sb_bench_nolock,
+#include "sb_benches.h"
 };
+#undef SB_BENCH
 
 const unsigned int sb_nr_benches = ARRAY_SIZE(sb_benches);

@@ -215,26 +215,18 @@ struct sb_ctx {
 	char reason[128];
 };
 
-extern const struct sb_bench * const sb_benches[];
-extern const unsigned int sb_nr_benches;
-
 /*
- * The benchmarks, one per bench_NAME.c, for the table in sb_benches.c. A
- * list macro generating these and the table would save a line each, but
- * checkpatch rejects it (COMPLEX_MACRO), and so externs in a .c file.
+ * The benchmarks of sb_benches.h, one per bench_NAME.c, declared from
+ * that list in one declaration that ends with the table of them. A list
+ * macro for both would be a complex macro to checkpatch; a file read
+ * twice is not.
  */
-extern const struct sb_bench sb_bench_fastpath;
-extern const struct sb_bench sb_bench_batch;
-extern const struct sb_bench sb_bench_sizes;
-extern const struct sb_bench sb_bench_bulk;
-extern const struct sb_bench sb_bench_remote;
-extern const struct sb_bench sb_bench_parallel;
-extern const struct sb_bench sb_bench_hitrate;
-extern const struct sb_bench sb_bench_overhead;
-extern const struct sb_bench sb_bench_caches;
-extern const struct sb_bench sb_bench_merge;
-extern const struct sb_bench sb_bench_calib;
-extern const struct sb_bench sb_bench_nolock;
+#define SB_BENCH(name) sb_bench_##name,
+extern const struct sb_bench
+#include "sb_benches.h"
+	* const sb_benches[];
+#undef SB_BENCH
+extern const unsigned int sb_nr_benches;
 
 const struct sb_bench *sb_find_bench(const char *name, size_t len);
 /* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
