@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int bench_variant(const char *variant, long boots, const struct vm_opts *vm)
@@ -180,23 +179,16 @@ static int edit_loop(void)
 	char *script = xasprintf("%s/scripts/edit-loop.sh", slabbench_home());
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int status = -1;
-	pid_t pid;
+	int status;
 
 	if (n < 0) {
 		free(script);
 		return error("bench --edit-loop: cannot find this program: %m"), -1;
 	}
 	self[n] = '\0';
-	pid = fork();
-	if (pid == 0) {
-		execlp("bash", "bash", script, self, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
+	status = run_wait((char *[]){ "bash", script, self, NULL });
 	free(script);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	return status ? -1 : 0;
 }
 
 int cmd_bench(int argc, char **argv)

@@ -12,24 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int kernel_script(const char *verb, const char *variant)
 {
 	char *script = xasprintf("%s/vm/kernel.sh", slabbench_home());
 	char *argv[] = { "bash", script, (char *)verb, (char *)variant, NULL };
-	int status = -1;
-	pid_t pid = fork();
+	int status = run_wait(argv);
 
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
 	free(script);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	return status ? -1 : 0;
 }
 
 int cmd_kernel(int argc, char **argv)

@@ -304,9 +304,34 @@ int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* How @pid ended: run_wait()'s return. */
+static int wait_exit(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("waitpid: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int run_wait(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return error("fork: %s", strerror(errno));
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "slabbench: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return wait_exit(pid);
+}
+
 int run_capture(char *const argv[], char **out, size_t *len)
 {
-	int pipefd[2], status;
+	int pipefd[2];
 	size_t cap = 4096, used = 0;
 	ssize_t n;
 	pid_t pid;
@@ -341,10 +366,7 @@ int run_capture(char *const argv[], char **out, size_t *len)
 	if (len)
 		*len = used;
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("waitpid: %s", strerror(errno));
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return wait_exit(pid);
 }
 
 #define MAX_WORDS 32

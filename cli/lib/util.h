@@ -52,6 +52,11 @@ int parse_long(const char *s, long min, long max, long *out);
 
 
 /*
+ * Runs argv with its output passed through. Returns the exit status
+ * (128 + N for signal N), or -1 if it could not run.
+ */
+int run_wait(char *const argv[]);
+/*
  * Runs argv with stdout captured into *out (NUL-terminated, *len bytes
  * when @len is not NULL, for binary output) and stderr
  * passed through. Returns the exit status, or -1 if it could not run.

@@ -139,6 +139,17 @@ static void test_wrap(void)
 	}
 }
 
+/* A command's exit status, a signal's as the shell gives it, and one that cannot start. */
+static void test_run_wait(void)
+{
+	CHECK(run_wait((char *[]){ "sh", "-c", "exit 0", NULL }) == 0 &&
+	      run_wait((char *[]){ "sh", "-c", "exit 3", NULL }) == 3, "run_wait: the exit status");
+	CHECK(run_wait((char *[]){ "sh", "-c", "kill -TERM $$", NULL }) == 128 + 15,
+	      "run_wait: 128 + the signal that ended it");
+	CHECK(run_wait((char *[]){ "/nonexistent/slabbench-test", NULL }) == 127,
+	      "run_wait: 127 when it cannot start (said on stderr)");
+}
+
 static void test_text_lines(void)
 {
 	CHECK(text_lines(NULL) == 0 && text_lines("") == 0, "text_lines: none in nothing");
@@ -154,5 +165,6 @@ int main(void)
 	test_console_scan();
 	test_shell_word();
 	test_wrap();
+	test_run_wait();
 	return check_done();
 }
