@@ -148,15 +148,6 @@ int noise_boots_needed(double sd_log, double floor_pct, int k, double change_pct
 	return -1;
 }
 
-static cJSON *child(cJSON *parent, const char *name)
-{
-	cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, name);
-
-	if (!o)
-		o = cJSON_AddObjectToObject(parent, name);
-	return o;
-}
-
 /* xorshift64: the sampled splits are the same on every machine. */
 static uint64_t next_random(uint64_t *s)
 {
@@ -365,9 +356,9 @@ int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *do
 	}
 	for (int r = 0; r < n; r++)
 		boots += run_nr_boots(docs[r]);
-	accel = child(child(noise, "accels"), ids[0].accel);
+	accel = json_child(json_child(noise, "accels"), ids[0].accel);
 	cpus_key(cpus, sizeof(cpus), ids[0].cpus);
-	tests = child(child(child(accel, "cpus"), cpus), "tests");
+	tests = json_child(json_child(json_child(accel, "cpus"), cpus), "tests");
 	for (int t = 0; t < run_nr_tests(docs[0]); t++) {
 		const cJSON *test = run_test(docs[0], t), *m;
 		cJSON *metrics = NULL;
@@ -396,7 +387,7 @@ int noise_measure(cJSON *noise, const char *const *paths, const cJSON *const *do
 			cJSON_AddStringToObject(e, "variant", ids[0].variant);
 			cJSON_AddNumberToObject(e, "cpus", ids[0].cpus);
 			if (!metrics)
-				metrics = child(tests, test_spec(test));
+				metrics = json_child(tests, test_spec(test));
 			cJSON_DeleteItemFromObjectCaseSensitive(metrics, m->string);
 			cJSON_AddItemToObject(metrics, m->string, e);
 			measured++;

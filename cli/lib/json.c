@@ -39,6 +39,15 @@ const char *json_str_at(const cJSON *o, const char *path)
 	return cJSON_IsString(s) ? s->valuestring : "?";
 }
 
+cJSON *json_child(cJSON *parent, const char *name)
+{
+	cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, name);
+
+	if (!o)
+		o = cJSON_AddObjectToObject(parent, name);
+	return o;
+}
+
 void json_add_string_or_null(cJSON *o, const char *name, const char *v)
 {
 	if (v)

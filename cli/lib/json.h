@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading cJSON documents by dotted path, and writing a string that may
- * be absent: nothing here knows a schema.
+ * Reading cJSON documents by dotted path, and two helpers of writing
+ * them: nothing here knows a schema.
  */
 #ifndef SLABBENCH_JSON_H
 #define SLABBENCH_JSON_H
@@ -24,6 +24,8 @@ const char *json_str_at(const cJSON *o, const char *path);
  * other value as JSON, a longer one cut to 12 and "...". Free it.
  */
 char *json_short(const cJSON *v);
+/* @parent's member @name, an empty object added when it has none. */
+cJSON *json_child(cJSON *parent, const char *name);
 /* @v as @o's member @name: a string, or null when @v is NULL. */
 void json_add_string_or_null(cJSON *o, const char *name, const char *v);
 /* Whether the array @a holds the string @s. */

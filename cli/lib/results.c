@@ -52,15 +52,6 @@ static cJSON *allocator_lines(const char *config, const char *alloc_config)
 	return lines;
 }
 
-static cJSON *object_child(cJSON *parent, const char *name)
-{
-	cJSON *o = cJSON_GetObjectItemCaseSensitive(parent, name);
-
-	if (!o)
-		o = cJSON_AddObjectToObject(parent, name);
-	return o;
-}
-
 /*
  * Arrays the module keeps beside a metric's samples, one entry per sample
  * (e.g. "irqs", the interrupts of each sample's timing windows), follow
@@ -111,7 +102,7 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 	if (!cJSON_GetObjectItemCaseSensitive(entry, "params"))
 		cJSON_AddItemToObject(entry, "params",
 				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "params"), 1));
-	metrics = object_child(entry, "metrics");
+	metrics = json_child(entry, "metrics");
 	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(res, "metrics")) {
 		cJSON *dst = cJSON_GetObjectItemCaseSensitive(metrics, m->string), *s;
 		cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples");
@@ -155,7 +146,7 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 		if (!strcmp(m->string, "test") || !strcmp(m->string, "params") ||
 		    !strcmp(m->string, "metrics"))
 			continue;
-		cJSON *extra = object_child(entry, "extra");
+		cJSON *extra = json_child(entry, "extra");
 		cJSON *arr = cJSON_GetObjectItemCaseSensitive(extra, m->string);
 
 		if (!arr)
@@ -175,7 +166,7 @@ static int add_test_result(cJSON *doc, int index, const struct workload *w,
 static void slabinfo_check(cJSON *doc, int index, const char *text)
 {
 	cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "tests"), index);
-	cJSON *extra = object_child(entry, "extra");
+	cJSON *extra = json_child(entry, "extra");
 	cJSON *held = cJSON_GetObjectItemCaseSensitive(extra, "held");
 	cJSON *mine = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetArrayItem(held, cJSON_GetArraySize(held) - 1), "slabinfo");
@@ -381,7 +372,7 @@ static int on_snapshot(const struct frame *f, void *ctx)
 	if (!dot)
 		return 0;
 	what = xstrndup(f->name, dot - f->name);
-	when = object_child(c->snaps, dot + 1);
+	when = json_child(c->snaps, dot + 1);
 	cJSON_DeleteItemFromObject(when, what);
 	if (!strcmp(f->kind, SB_FRAME_MISSING)) {
 		cJSON_AddNullToObject(when, what);
@@ -440,8 +431,8 @@ int results_add_frames_cost(cJSON *doc, cJSON *boot_obj, const struct workload *
 			    char **why)
 {
 	struct collect c = {
-		.doc = doc, .boot = boot_obj, .guest = object_child(doc, "guest"),
-		.snaps = object_child(boot_obj, "snapshots"), .w = w,
+		.doc = doc, .boot = boot_obj, .guest = json_child(doc, "guest"),
+		.snaps = json_child(boot_obj, "snapshots"), .w = w,
 		.build_config = build_config, .alloc_config = alloc_config, .cost = cost,
 	};
 	size_t pos = 0;

@@ -187,6 +187,17 @@ static void test_json(void)
 		cJSON_Delete(x);
 		cJSON_Delete(y);
 	}
+	{
+		cJSON *b = json_child(json_child(o, "a"), "b"), *n = json_child(o, "new");
+
+		json_add_string_or_null(n, "s", "t");
+		json_add_string_or_null(n, "z", NULL);
+		CHECK(b == json_at(o, "a.b") && json_num_at(b, "c") == 3,
+		      "json: a child that is there is the one returned");
+		CHECK(n == json_at(o, "new") && !strcmp(json_str_at(o, "new.s"), "t") &&
+		      cJSON_IsNull(json_at(o, "new.z")),
+		      "json: one that is not is added, a string or null in it");
+	}
 	cJSON_Delete(o);
 }
 
