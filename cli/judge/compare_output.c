@@ -364,10 +364,7 @@ cJSON *compare_json(const struct comparison *c)
 				"a count's samples because a context switch entered them (or its "
 				"twin loop's window); a run whose every window was rejected has the "
 				"count absent, with why");
-	if (c->floor_note)
-		cJSON_AddStringToObject(doc, "floor", c->floor_note);
-	else
-		cJSON_AddNullToObject(doc, "floor");
+	json_add_string_or_null(doc, "floor", c->floor_note);
 	runs = cJSON_AddArrayToObject(doc, "runs");
 	for (int r = 0; r < c->nr_runs; r++) {
 		const struct run_id *run = &c->runs[r];
