@@ -7,7 +7,7 @@
  * run), memory accounting (sb_mem.c: slab pages, settling, what a run may
  * hold), the plumbing (sb_main.c: debugfs; sb_spec.c: parsing; sb_out.c:
  * JSON output) and the benchmarks, one file each (bench_*.c: a loop and
- * its parameters), listed in sb_benches.c.
+ * its parameters), listed in sb_benches.h.
  */
 #ifndef _SLABBENCH_H
 #define _SLABBENCH_H
