@@ -143,6 +143,15 @@ struct bar_row {
 	const char *metric;	/* "alloc_hit_rate" */
 };
 
+/* @metric of run @r's test at @index when it is @t0's test (same spec); NAN if not. */
+static double cluster_value(const cJSON *doc, int index, const cJSON *t0, const char *metric)
+{
+	const cJSON *o = run_test(doc, index);
+
+	return o && !strcmp(test_spec(o), test_spec(t0)) ? metric_mean(test_metric(o, metric))
+							   : NAN;
+}
+
 static void clusters_chart(struct chart *c, const cJSON *const *docs, const struct run_id *runs, int n,
 			   const char *test, const struct bar_row *rows, int nr_rows,
 			   const char *const *params)
@@ -151,25 +160,26 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 	bool *has = xcalloc(n, sizeof(*has));
 	int base = -1, columns = 0;
 
-	/*
-	 * The categories come from the first run that has such tests; a run
-	 * without any gets no column (gnuplot warns of a column of '?').
-	 */
-	for (int r = 0; r < n; r++)
-		for (int i = 0; i < run_nr_tests(docs[r]) && !has[r]; i++)
-			has[r] = !strcmp(test_name(run_test(docs[r], i)), test);
-	for (int r = 0; r < n; r++) {
-		if (has[r] && base < 0)
-			base = r;
-		columns += has[r];
-	}
+	/* The categories come from the first run that has such tests. */
+	for (int r = 0; r < n && base < 0; r++)
+		for (int i = 0; i < run_nr_tests(docs[r]) && base < 0; i++)
+			if (!strcmp(test_name(run_test(docs[r], i)), test))
+				base = r;
 	if (base < 0) {
 		free(has);
 		return;
 	}
+	/* A run with none of them gets no column: gnuplot warns of one all '?'. */
+	for (int index = 0; index < run_nr_tests(docs[base]); index++) {
+		const cJSON *t0 = run_test(docs[base], index);
+
+		for (int i = 0; i < nr_rows && !strcmp(test_name(t0), test); i++)
+			for (int r = 0; r < n; r++)
+				has[r] |= !isnan(cluster_value(docs[r], index, t0, rows[i].metric));
+	}
 	sb_addf(&b, "category");
 	for (int r = 0; r < n; r++)
-		if (has[r])
+		if (has[r] && ++columns)
 			sb_addf(&b, " \"%s\"", runs[r].label);
 	sb_addf(&b, "\n");
 	for (int index = 0; index < run_nr_tests(docs[base]); index++) {
@@ -189,15 +199,10 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 			}
 			sb_addf(&b, "\"");
 			for (int r = 0; r < n; r++) {
-				/* The same test: same index and spec in the other run. */
-				const cJSON *o = run_test(docs[r], index);
-				double v = NAN;
+				double v = cluster_value(docs[r], index, t0, rows[i].metric);
 
 				if (!has[r])
 					continue;
-
-				if (o && !strcmp(test_spec(o), test_spec(t0)))
-					v = metric_mean(test_metric(o, rows[i].metric));
 				if (isnan(v))
 					sb_addf(&b, " ?");
 				else
@@ -207,6 +212,10 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 		}
 	}
 	free(has);
+	if (!columns) {
+		free(b.s);
+		return;
+	}
 	c->data = b.s;
 	c->vars = xasprintf("nruns=%d", columns);
 }
