@@ -215,3 +215,28 @@ void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summar
 	summarize(x, n, s);
 	free(x);
 }
+
+void slabmem_ratio_fill(struct slabmem_ratio *x)
+{
+	double lo, hi;
+
+	x->r = x->a.n && x->b.n && x->a.mean > 0 ? x->b.mean / x->a.mean : NAN;
+	/* The interval of the percent change, by the delta method, as compare's. */
+	x->has_ci = x->a.n >= SLABMEM_MIN_BOOTS_CI && x->b.n >= SLABMEM_MIN_BOOTS_CI &&
+		    !percent_change_ci(&x->a, &x->b, 0.05, &lo, &hi);
+	if (x->has_ci) {
+		x->lo = 1 + lo / 100;
+		x->hi = 1 + hi / 100;
+	}
+}
+
+bool slabmem_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+		   size_t offset, struct slabmem_ratio *x)
+{
+	slabmem_summary(a, offset, &x->a);
+	slabmem_summary(b, offset, &x->b);
+	if (!x->a.n || !x->b.n || x->a.mean <= 0)
+		return false;
+	slabmem_ratio_fill(x);
+	return true;
+}

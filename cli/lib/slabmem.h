@@ -11,6 +11,7 @@
 #include "stats.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -109,5 +110,24 @@ void slabmem_points_free(struct slabmem_point *p, int n);
 /* The summary over a point's boots of a figure: offsetof(struct slabmem, ...). */
 void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summary *s);
 #define SLABMEM_PART(i) (offsetof(struct slabmem, part) + (i) * sizeof(double))
+
+/*
+ * One side's memory against another's, as the ratio of their means over
+ * boots. An interval needs this many boots a side; fewer give the ratio
+ * alone.
+ */
+#define SLABMEM_MIN_BOOTS_CI 5
+
+struct slabmem_ratio {
+	struct summary a, b;	/* over the boots of each side */
+	double r, lo, hi;	/* mean(b) / mean(a), its 95% interval */
+	bool has_ci;
+};
+
+/* @x's ratio of its sides' means (NAN when one has none) and its interval. */
+void slabmem_ratio_fill(struct slabmem_ratio *x);
+/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
+bool slabmem_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+		   size_t offset, struct slabmem_ratio *x);
 
 #endif
