@@ -7,6 +7,7 @@
 #ifndef SLABBENCH_SLABMEM_H
 #define SLABBENCH_SLABMEM_H
 
+#include "generation.h"
 #include "schema.h"
 #include "stats.h"
 
@@ -36,13 +37,14 @@ enum slabmem_part {
 	SM_FREE_EMPTY,		/* slabs on node lists with no object in use */
 	SM_TAIL,		/* pages * page_size - objects * size: no slot fits there */
 	/*
-	 * struct_cache + struct_node + struct_sheaf: the slots of the
-	 * allocator's own structures (kmem_cache, kmem_cache_node, SLAB's
-	 * shared arrays and alien caches, SLUB's barns and sheaves), slab
-	 * objects that no caller was handed; taken out of the live objects
-	 * and padding of the caches that hold them.
+	 * struct_cache + struct_node: the slots of the allocator's own
+	 * structures (kmem_cache, kmem_cache_node, SLAB's shared arrays and
+	 * alien caches, SLUB's barns), slab objects that no caller was
+	 * handed; taken out of the live objects and padding of the caches
+	 * that hold them.
 	 */
 	SM_STRUCTS,
+	SM_SHEAF_STRUCTS,	/* struct_sheaf: SLUB's sheaves themselves, likewise */
 	SM_PERCPU,		/* struct_percpu: in Percpu, outside the slab pages */
 	SM_NR_PARTS
 };
@@ -96,6 +98,8 @@ struct slabmem_point {
 	const char *workload;	/* of the runs whose boots these are */
 	/* run_upper_bound() of a run among them: the figures are an upper bound */
 	const char *bound;
+	const char *family;	/* the kernel's config family: "small", "distro"; "?" */
+	struct generation gen;	/* of the first of its runs */
 };
 
 /*
