@@ -245,20 +245,16 @@ void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 char *report_across_generations(const struct comparison *c, const cJSON *const *docs)
 {
 	struct generation g[2];
-	char *ta, *tb, *s;
 
 	for (int r = 0; r < 2; r++)
 		generation_of(&c->runs[r], docs[r], &g[r]);
 	if (!generation_differ(&g[0], &g[1], c->runs[0].allocator, c->runs[1].allocator))
 		return NULL;
-	ta = generation_text(&g[0]);
-	tb = generation_text(&g[1]);
-	s = xasprintf("The comparison is across generations (%s %s against %s %s), not an "
-		      "allocator change alone: whatever else changed between the kernels is in "
-		      "every difference too.", c->runs[1].allocator, tb, c->runs[0].allocator, ta);
-	free(ta);
-	free(tb);
-	return s;
+	return xasprintf("The comparison is across generations (%s %s with %s against %s %s "
+			 "with %s), not an allocator change alone: whatever else changed between "
+			 "the kernels is in every difference too.", c->runs[1].allocator,
+			 g[1].release, generation_design_words(g[1].design), c->runs[0].allocator,
+			 g[0].release, generation_design_words(g[0].design));
 }
 
 /* What told a generation's per-CPU design, in words. */

@@ -123,8 +123,9 @@ static void test_report(void)
 	CHECK(text && says(text, "slabbench compared slub-7.3 (SLUB 7.3.1, sheaves) against slab "
 			   "(SLAB 6.1.192, per-CPU arrays)"),
 	      "report: the summary names each side's release and per-CPU design");
-	CHECK(text && says(text, "The comparison is across generations (SLUB 7.3.1, sheaves "
-			   "against SLAB 6.1.192, per-CPU arrays), not an allocator change alone"),
+	CHECK(text && says(text, "The comparison is across generations (SLUB 7.3.1 with sheaves "
+			   "against SLAB 6.1.192 with per-CPU arrays), not an allocator change "
+			   "alone"),
 	      "report: the summary says the comparison is across generations");
 	CHECK(text && says(text, "new SLUB 7.3.1 (sheaves, as its census says), variant slub-7.3") &&
 	      says(text, "base SLAB 6.1.192 (per-CPU arrays), variant slab") &&
@@ -139,8 +140,8 @@ static void test_report(void)
 	free(text);
 	slub.k.release = "6.12.57";
 	text = report_pair(s73, slub);
-	CHECK(text && says(text, "across generations (SLUB 6.12.57, CPU slabs and per-CPU partial "
-			   "slabs against SLUB 7.3.1, sheaves)"),
+	CHECK(text && says(text, "across generations (SLUB 6.12.57 with CPU slabs and per-CPU "
+			   "partial slabs against SLUB 7.3.1 with sheaves)"),
 	      "report: SLUB against SLUB of another release is across generations");
 	free(text);
 }
