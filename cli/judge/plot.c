@@ -307,7 +307,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	int nr_pts = slabmem_points(docs, n, phase, &pts);
 	struct opt_longs at;
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
-	char *missing_at, *title_cpus, *title_where, *title_gens, *bound_cpus, *bound_where;
+	char *missing_at, *title_cpus, *title_where, *title_gens, *workload_cpus, *workload_where;
 	char *at_words, *missing_gens;
 	struct chart charts[9] = {
 		{ .name = "sizes", .script = "lines.gp",
@@ -358,17 +358,17 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	missing_gens = nr_pts ? xstrdup("no SLAB and SLUB census of one config at two CPU counts "
 					"or more") : xstrdup(missing_census);
 	charts[8].missing = missing_gens;
-	bound_cpus = plot_bound_words(pts, nr_pts, NULL);
-	bound_where = plot_bound_words(pts, nr_pts, &at);
+	workload_cpus = plot_workload_words(pts, nr_pts, NULL);
+	workload_where = plot_workload_words(pts, nr_pts, &at);
 	/* Each census title in two lines: what it shows, then where it comes from. */
 	titles[5] = title_cpus = xasprintf("Slab memory against CPUs%s\ncensus at '%s' "
-					   "(median of boots, bars min to max)", bound_cpus, phase);
+					   "(median of boots, bars min to max)", workload_cpus, phase);
 	titles[6] = title_where = xasprintf("Slab memory by location at %s%s\ncensus at "
-					    "'%s' (MiB, median of boots)", at_words, bound_where,
+					    "'%s' (MiB, median of boots)", at_words, workload_where,
 					    phase);
 	titles[8] = title_gens = xasprintf("Slab + Percpu of each SLUB against SLAB of its "
 					   "config%s\ncensus at '%s' (ratio of means over boots)",
-					   bound_cpus, phase);
+					   workload_cpus, phase);
 	if (mkdir_p(dir)) {
 		failed = 1;
 		goto out;
@@ -406,8 +406,8 @@ out:
 	free(title_gens);
 	free(missing_gens);
 	free(at_words);
-	free(bound_where);
-	free(bound_cpus);
+	free(workload_where);
+	free(workload_cpus);
 	free(title_where);
 	free(title_cpus);
 	free(missing_at);

@@ -101,12 +101,24 @@ static bool chosen(const struct opt_longs *at, long cpus)
 	return !at;
 }
 
-char *plot_bound_words(const struct slabmem_point *pts, int n, const struct opt_longs *at)
+char *plot_workload_words(const struct slabmem_point *pts, int n, const struct opt_longs *at)
 {
-	for (int i = 0; i < n; i++)
-		if (pts[i].bound && chosen(at, pts[i].cpus))
-			return xasprintf(", '%s' workload: an upper bound", pts[i].workload);
-	return xstrdup("");
+	const char *w = NULL, *bound = NULL;
+	bool several = false;
+
+	for (int i = 0; i < n; i++) {
+		if (!pts[i].workload || !chosen(at, pts[i].cpus))
+			continue;
+		several |= w && strcmp(w, pts[i].workload);
+		w = w ? w : pts[i].workload;
+		bound = bound ? bound : pts[i].bound ? pts[i].workload : NULL;
+	}
+	if (!w)
+		return xstrdup("");
+	if (several)
+		return bound ? xasprintf(", several workloads, '%s' an upper bound", bound) :
+			       xstrdup(", several workloads");
+	return xasprintf(", '%s' workload%s", w, bound ? ": an upper bound" : "");
 }
 
 /* Whether @a and @b are one line of a chart: variant, nodes and possible CPUs. */

@@ -23,11 +23,13 @@ void plot_generations(struct chart *c, const struct slabmem_point *pts, int n);
 void plot_memory_where(struct chart *c, const struct slabmem_point *pts, int n,
 		       const struct opt_longs *at);
 /*
- * ", 'memory' workload: an upper bound" when a point drawn (at one of
- * @at CPU counts; NULL: any) is of a workload built to bound its
- * figures; "" otherwise.
+ * The workload of the points drawn (at one of @at CPU counts; NULL:
+ * any), as a census chart's title names it: ", 'kernel' workload";
+ * ", 'memory' workload: an upper bound" when it is built to bound its
+ * figures (one rule for every census chart); ", several workloads"
+ * when the points are of more than one.
  */
-char *plot_bound_words(const struct slabmem_point *pts, int n, const struct opt_longs *at);
+char *plot_workload_words(const struct slabmem_point *pts, int n, const struct opt_longs *at);
 /* "8 CPUs", "8 and 64 CPUs", "2, 8 and 64 CPUs": @at's counts. */
 char *plot_counts_words(const struct opt_longs *at);
 /* The CPU counts of memory-where, ascending: @want's, else every count of the points. */

@@ -242,6 +242,10 @@ static void test_census_charts(void)
 	CHECK(file_has(dir, "memory-where.svg", "at 1, 2 and 4 CPUs") &&
 	      file_has(dir, "memory-where.svg", "census at 't0.0s'"),
 	      "census plot: by default every CPU count, and the held phase");
+	CHECK(file_has(dir, "memory-cpus.svg", "Slab memory against CPUs, 'memory' workload") &&
+	      file_has(dir, "generations.svg", "SLAB of its config, 'memory' workload") &&
+	      file_lacks(dir, "generations.svg", "upper bound"),
+	      "census plot: the titles name the workload, no bound where it is none");
 	clean(dir);
 
 	if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
