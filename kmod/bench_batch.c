@@ -12,7 +12,10 @@
 #include <linux/sched.h>
 #include "slabbench.h"
 
-enum { P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU, P_TOUCH };
+enum {
+	P_SIZE, P_COUNT, P_ORDER, P_REPEATS, P_SEED, P_CPU, P_TOUCH, P_SHEAVES,
+	P_SHEAF_CAPACITY,
+};
 enum { ORDER_LIFO, ORDER_FIFO, ORDER_RANDOM };
 
 static const char * const batch_orders[] = { "lifo", "fifo", "random", NULL };
@@ -29,6 +32,8 @@ static const struct sb_param batch_params[] = {
 		     U32_MAX },
 	[P_CPU] = { "cpu", "CPU the loops run on", SB_U64, 0, 0, SB_CPU_ID_MAX },
 	[P_TOUCH] = { "touch", SB_TOUCH_DESC, SB_U64, 1, 0, 1 },
+	[P_SHEAVES] = SB_PARAM_SHEAVES,
+	[P_SHEAF_CAPACITY] = SB_PARAM_SHEAF_CAPACITY,
 };
 
 struct batch {
@@ -165,10 +170,11 @@ static int batch_pinned(void *arg)
 	return 0;
 }
 
-static void batch_out(struct sb_ctx *ctx, struct batch *b)
+static void batch_out(struct sb_ctx *ctx, struct batch *b, const char *name)
 {
 	struct sb_out *out = ctx->out;
 
+	sb_out_sheaf_capacity(out, name);
 	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
 		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
 	sb_out_alloc_free(out, b->samples);
@@ -181,6 +187,10 @@ static int batch_run(struct sb_ctx *ctx)
 		.ctx = ctx,
 		.count = ctx->val[P_COUNT],
 		.samples = &ctx->samples,
+	};
+	const struct sb_sheaves sh = {
+		.on = ctx->val[P_SHEAVES],
+		.capacity = ctx->val[P_SHEAF_CAPACITY],
 	};
 	u64 size = ctx->val[P_SIZE];
 	char name[32];
@@ -203,7 +213,7 @@ static int batch_run(struct sb_ctx *ctx)
 		goto out;
 	batch_fill_order(&b);
 	snprintf(name, sizeof(name), "slabbench-batch-%llu", size);
-	ret = sb_cache_create_unmerged(ctx, name, size, &b.cache);
+	ret = sb_cache_create_sheaves(ctx, name, size, &sh, &b.cache);
 	if (ret)
 		goto out;
 	ret = sb_run_on_cpu(ctx->val[P_CPU], batch_pinned, &b);
@@ -211,7 +221,7 @@ static int batch_run(struct sb_ctx *ctx)
 		sb_fail(ctx, "allocation failed (%llu objects of %llu bytes)",
 			b.count, size);
 	else if (!ret)
-		batch_out(ctx, &b);
+		batch_out(ctx, &b, name);
 	kmem_cache_destroy(b.cache);
 out:
 	kvfree(b.order);

@@ -47,6 +47,9 @@ enum {
 	P_SEED,
 	P_SET_CPU_PARTIAL,
 	P_CPU_PARTIAL,
+	P_SIZE,
+	P_SHEAVES,
+	P_SHEAF_CAPACITY,
 };
 
 #define CACHES_MAX		800
@@ -81,6 +84,10 @@ static const struct sb_param caches_params[] = {
 				SB_U64, 0, 0, 1 },
 	[P_CPU_PARTIAL] = { "cpu_partial", "per-CPU partial limit in objects, with set_cpu_partial=1",
 			    SB_U64, 0, 0, CACHES_CPU_PARTIAL_MAX },
+	[P_SIZE] = { "size", "object size of every cache in bytes; 0: sizes in turn from those a booted kernel uses",
+		     SB_U64, 0, 0, 8192 },
+	[P_SHEAVES] = SB_PARAM_SHEAVES,
+	[P_SHEAF_CAPACITY] = SB_PARAM_SHEAF_CAPACITY,
 };
 
 /*
@@ -126,8 +133,10 @@ static const unsigned int caches_sizes[] = {
 	256,	/* kmem_cache */
 };
 
-static unsigned int caches_size(unsigned int idx)
+static unsigned int caches_size(const struct sb_ctx *ctx, unsigned int idx)
 {
+	if (ctx->val[P_SIZE])
+		return ctx->val[P_SIZE];
 	return caches_sizes[idx % ARRAY_SIZE(caches_sizes)];
 }
 
@@ -283,7 +292,7 @@ static int caches_check(struct sb_ctx *ctx, unsigned int nr_cpus)
 		return sb_fail(ctx, "cpu_partial=%llu without set_cpu_partial=1",
 			       ctx->val[P_CPU_PARTIAL]);
 	for (c = 0; c < nr; c++)
-		per_cpu += PAGE_ALIGN(objs * caches_size(c)) +
+		per_cpu += PAGE_ALIGN(objs * caches_size(ctx, c)) +
 			   objs * sizeof(void *);
 	bytes = per_cpu * nr_cpus +
 		nr * (CACHES_STRUCT_BYTES +
@@ -297,6 +306,10 @@ static int caches_check(struct sb_ctx *ctx, unsigned int nr_cpus)
 static int caches_setup(struct sb_ctx *ctx, struct caches_run *r)
 {
 	unsigned long n = caches_per_cpu(r);
+	const struct sb_sheaves sh = {
+		.on = ctx->val[P_SHEAVES],
+		.capacity = ctx->val[P_SHEAF_CAPACITY],
+	};
 	char name[CACHES_NAME_LEN];
 	unsigned int cpu, i = 0;
 	int ret;
@@ -321,8 +334,8 @@ static int caches_setup(struct sb_ctx *ctx, struct caches_run *r)
 	}
 	for (i = 0; i < r->nr_caches; i++) {
 		snprintf(name, sizeof(name), CACHES_NAME_FMT, i);
-		ret = sb_cache_create_unmerged(ctx, name, caches_size(i),
-					       &r->caches[i]);
+		ret = sb_cache_create_sheaves(ctx, name, caches_size(ctx, i),
+					      &sh, &r->caches[i]);
 		if (!ret && ctx->val[P_SET_CPU_PARTIAL])
 			ret = caches_set_cpu_partial(ctx, name,
 						     ctx->val[P_CPU_PARTIAL]);
@@ -382,6 +395,7 @@ static void caches_output(struct sb_ctx *ctx, struct caches_run *r)
 	snprintf(name, sizeof(name), CACHES_NAME_FMT, 0);
 	sb_printf(out, "\"caches\":%u,\"cpus\":%u,\"first_cache\":\"%s\",",
 		  r->nr_caches, r->nr_cpus, name);
+	sb_out_sheaf_capacity(out, name);
 	snprintf(name, sizeof(name), CACHES_NAME_FMT, r->nr_caches - 1);
 	sb_printf(out, "\"last_cache\":\"%s\",\"cache_merged\":false,",
 		  name);

@@ -66,7 +66,10 @@
 #include <linux/mm.h>
 #include "hitrate.h"
 
-enum { P_SIZE, P_COUNT, P_ROUNDS, P_REPEATS, P_PATTERN, P_CPU, P_ORDER, P_SEED };
+enum {
+	P_SIZE, P_COUNT, P_ROUNDS, P_REPEATS, P_PATTERN, P_CPU, P_ORDER, P_SEED,
+	P_SHEAF_CAPACITY,
+};
 
 enum { PATTERN_BATCH, PATTERN_FASTPATH };
 enum { ORDER_FIFO, ORDER_LIFO, ORDER_RANDOM };
@@ -88,6 +91,7 @@ static const struct sb_param hitrate_params[] = {
 		      SB_ENUM, ORDER_FIFO, 0, 2, hitrate_orders },
 	[P_SEED] = { "seed", "seed of the random free order", SB_U64, 1, 0,
 		     U32_MAX },
+	[P_SHEAF_CAPACITY] = SB_PARAM_SHEAF_CAPACITY,
 };
 
 
@@ -321,6 +325,7 @@ static int hitrate_run(struct sb_ctx *ctx)
 	unsigned int repeats = ctx->val[P_REPEATS];
 	u64 count = ctx->val[P_COUNT];
 	struct hitrate h = { .ctx = ctx };
+	struct sb_sheaves sh = { .on = 1 };
 	s64 *samples = NULL;
 	unsigned long missed;
 	unsigned int i;
@@ -353,8 +358,9 @@ static int hitrate_run(struct sb_ctx *ctx)
 	if (!samples || !h.objs || !h.order)
 		goto out;
 	hr_fill_order(&h);
-	ret = sb_cache_create_unmerged(ctx, HR_CACHE_NAME,
-				       ctx->val[P_SIZE], &hr_cache);
+	sh.capacity = ctx->val[P_SHEAF_CAPACITY];
+	ret = sb_cache_create_sheaves(ctx, HR_CACHE_NAME, ctx->val[P_SIZE],
+				      &sh, &hr_cache);
 	if (ret)
 		goto out;
 	ret = hr_probes_prepare(ctx, ctx->val[P_CPU]);

@@ -17,6 +17,8 @@
 #include <linux/cpumask.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/string.h>
 #include <linux/kernel_stat.h>
 #include <linux/hardirq.h>
 #include <linux/prandom.h>
@@ -393,16 +395,60 @@ s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops)
  * the same size, or the benchmark would measure someone else's cache.
  * SLAB_NO_MERGE exists from 6.5 and in our 6.1 backport; without it, a
  * non-zero usersize keeps 6.1 from merging without changing the layout.
+ * @sh has been checked against the kernel (sb_sheaves_check()).
  */
-struct kmem_cache *sb_cache_create(const char *name, unsigned int size)
+static struct kmem_cache *sb_cache_create_with(const char *name,
+					       unsigned int size,
+					       const struct sb_sheaves *sh)
 {
-#ifdef SLAB_NO_MERGE
+#ifdef SB_HAVE_SHEAF_CAPACITY
+	struct kmem_cache_args args = { .sheaf_capacity = sh->capacity };
+	slab_flags_t flags = SLAB_NO_MERGE | SB_CACHE_FLAGS;
+
+	/*
+	 * A cache's creator may not pass SLAB_NO_SHEAVES (it is not in
+	 * SLAB_FLAGS_PERMITTED: EINVAL). calculate_sheaf_capacity() gives
+	 * no sheaves to SLAB_NOLEAKTRACE caches too, kmemleak's own. Beside
+	 * kmemleak (refused: sb_sheaves_check()) that flag leaves out only
+	 * allocation profiling's tags (CONFIG_MEM_ALLOC_PROFILING) and
+	 * slub_debug's default user tracking, both off unless configured.
+	 */
+	if (!sh->on)
+		flags |= SLAB_NOLEAKTRACE;
+	return kmem_cache_create(name, size, &args, flags);
+#elif defined(SLAB_NO_MERGE)
 	return kmem_cache_create(name, size, 0, SLAB_NO_MERGE | SB_CACHE_FLAGS,
 				 NULL);
 #else
 	return kmem_cache_create_usercopy(name, size, 0, SB_CACHE_FLAGS, 0, size,
 					  NULL);
 #endif
+}
+
+struct kmem_cache *sb_cache_create(const char *name, unsigned int size)
+{
+	const struct sb_sheaves def = { .on = 1 };
+
+	return sb_cache_create_with(name, size, &def);
+}
+
+static int sb_sheaves_check(struct sb_ctx *ctx, const struct sb_sheaves *sh)
+{
+#ifndef SB_SLUB_SHEAVES
+	if (!sh->on)
+		return sb_fail(ctx, "sheaves=0: this kernel has no sheaves to leave out (SLUB with sheaves for every cache, from 7.0)");
+#endif
+	if (!sh->on && IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
+		return sb_fail(ctx, "sheaves=0: a cache without sheaves is a SLAB_NOLEAKTRACE one, which kmemleak (on in this kernel) would then not track");
+#ifndef SB_HAVE_SHEAF_CAPACITY
+	if (sh->capacity)
+		return sb_fail(ctx, "sheaf_capacity=%llu: this kernel has no sheaves to size (SLUB from 6.18)",
+			       sh->capacity);
+#endif
+	if (!sh->on && sh->capacity)
+		return sb_fail(ctx, "sheaf_capacity=%llu with sheaves=0",
+			       sh->capacity);
+	return 0;
 }
 
 /*
@@ -414,18 +460,23 @@ struct kmem_cache *sb_cache_create(const char *name, unsigned int size)
  * kmem_cache is private to mm/ in 6.12. The twin gets its own name, as
  * SLUB names the sysfs directory of an unmergeable cache after it.
  */
-int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
-			     unsigned int size, struct kmem_cache **cache)
+int sb_cache_create_sheaves(struct sb_ctx *ctx, const char *name,
+			    unsigned int size, const struct sb_sheaves *sh,
+			    struct kmem_cache **cache)
 {
 	struct kmem_cache *s, *twin;
 	char twin_name[48];
+	int ret;
 
 	*cache = NULL;
-	s = sb_cache_create(name, size);
+	ret = sb_sheaves_check(ctx, sh);
+	if (ret)
+		return ret;
+	s = sb_cache_create_with(name, size, sh);
 	if (!s)
 		return -ENOMEM;
 	snprintf(twin_name, sizeof(twin_name), "%s-twin", name);
-	twin = sb_cache_create(twin_name, size);
+	twin = sb_cache_create_with(twin_name, size, sh);
 	if (!twin) {
 		kmem_cache_destroy(s);
 		return -ENOMEM;
@@ -438,4 +489,49 @@ int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 	kmem_cache_destroy(twin);
 	*cache = s;
 	return 0;
+}
+
+int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
+			     unsigned int size, struct kmem_cache **cache)
+{
+	const struct sb_sheaves def = { .on = 1 };
+
+	return sb_cache_create_sheaves(ctx, name, size, &def, cache);
+}
+
+#ifdef SB_SLUB_SHEAVES
+s64 sb_cache_sheaf_capacity(const char *name)
+{
+	char path[64], buf[16] = "";
+	struct file *f;
+	loff_t pos = 0;
+	unsigned int v;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/kernel/slab/%s/sheaf_capacity", name);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		return n ? n : -EIO;
+	buf[n] = '\0';
+	if (kstrtouint(strim(buf), 10, &v))
+		return -EINVAL;
+	return v;
+}
+#else
+s64 sb_cache_sheaf_capacity(const char *name)
+{
+	return -1;
+}
+#endif
+
+void sb_out_sheaf_capacity(struct sb_out *out, const char *name)
+{
+	s64 cap = sb_cache_sheaf_capacity(name);
+
+	if (cap >= 0)
+		sb_printf(out, "\"sheaf_capacity\":%lld,", cap);
 }

@@ -408,10 +408,45 @@ static inline bool sb_warming(u64 start_ns)
 }
 void sb_loop_overhead_batched(u64 iters, u64 batch, struct sb_timer *t);
 s64 sb_per_op_milli(u64 total, u64 overhead, u64 ops);
+
+/*
+ * What a benchmark asks of its private cache's sheaves, SLUB's per-CPU
+ * object arrays: on = 0 creates it without (from 7.0, where every other
+ * cache has them; as SLAB_NOLEAKTRACE, the one permitted flag that
+ * leaves them out); capacity > 0 asks for that many objects a
+ * sheaf through kmem_cache_args (from 6.18). The kernel takes the larger
+ * of the request and its own default (calculate_sheaf_capacity()), so
+ * nothing below the default can be asked for. A kernel without sheaves
+ * refuses either request rather than run without it.
+ */
+struct sb_sheaves {
+	u64 on;
+	u64 capacity;
+};
+
+#define SB_SHEAF_CAPACITY_MAX	4096
+#define SB_PARAM_SHEAVES \
+	{ "sheaves", "0: the private cache gets no sheaves (SLUB from 7.0; created SLAB_NOLEAKTRACE, which leaves them out)", \
+	  SB_U64, 1, 0, 1 }
+#define SB_PARAM_SHEAF_CAPACITY \
+	{ "sheaf_capacity", "objects per sheaf asked for the private cache (SLUB from 6.18; the kernel keeps its default when that is more); 0: the default", \
+	  SB_U64, 0, 0, SB_SHEAF_CAPACITY_MAX }
+
 struct kmem_cache *sb_cache_create(const char *name, unsigned int size);
 /* On failure *cache is NULL, which kmem_cache_destroy() accepts. */
 int sb_cache_create_unmerged(struct sb_ctx *ctx, const char *name,
 			     unsigned int size, struct kmem_cache **cache);
+int sb_cache_create_sheaves(struct sb_ctx *ctx, const char *name,
+			    unsigned int size, const struct sb_sheaves *sh,
+			    struct kmem_cache **cache);
+/*
+ * The sheaf capacity the kernel gave cache @name, read from its sysfs
+ * directory as root would; negative where there is none to read (a kernel
+ * without sheaves for every cache, or no such file).
+ */
+s64 sb_cache_sheaf_capacity(const char *name);
+/* "sheaf_capacity":N, of cache @name where it has one. */
+void sb_out_sheaf_capacity(struct sb_out *out, const char *name);
 
 /* Limits of a run, checked before it allocates anything (sb_spec.c). */
 int sb_check_mem(struct sb_ctx *ctx, u64 bytes);

@@ -18,6 +18,8 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set grid ytics
 set key outside right top noenhanced
-set xtics noenhanced rotate by -20
+# Upright: slanted labels of many long categories make gnuplot warn that
+# it has no room for them.
+set xtics noenhanced rotate by 90 right font ",9"
 set yrange [0:*]
 plot for [i=2:nruns+1] datafile using i:xtic(1) title columnheader(i)

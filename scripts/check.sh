@@ -58,7 +58,7 @@ command -v sparse >/dev/null || { echo "sparse is missing: run scripts/install-d
 for kdir in /usr/src/linux-headers-*-amd64; do
 	[ -d "$kdir" ] && sparse_module "$kdir" "$(basename "$kdir")"
 done
-for v in slab slub slob slub-6.12; do
+for v in slab slub slob slub-6.12 slub-7.3; do
 	out=$(vm/kernel.sh list | awk -v v="$v" '$1 == v && $4 == "built" { print substr($5, 2, length($5) - 2) }')
 	if [ -z "$out" ]; then
 		echo "sparse: $v is not built, skipped"

@@ -146,18 +146,29 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 			   const char *const *params)
 {
 	struct strbuf b = { 0 };
-	int base = -1;
+	bool *has = xcalloc(n, sizeof(*has));
+	int base = -1, columns = 0;
 
-	/* The categories come from the first run that has such tests. */
-	for (int r = 0; r < n && base < 0; r++)
-		for (int i = 0; i < run_nr_tests(docs[r]); i++)
-			if (!strcmp(test_name(run_test(docs[r], i)), test) && base < 0)
-				base = r;
-	if (base < 0)
+	/*
+	 * The categories come from the first run that has such tests; a run
+	 * without any gets no column (gnuplot warns of a column of '?').
+	 */
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < run_nr_tests(docs[r]) && !has[r]; i++)
+			has[r] = !strcmp(test_name(run_test(docs[r], i)), test);
+	for (int r = 0; r < n; r++) {
+		if (has[r] && base < 0)
+			base = r;
+		columns += has[r];
+	}
+	if (base < 0) {
+		free(has);
 		return;
+	}
 	sb_addf(&b, "category");
 	for (int r = 0; r < n; r++)
-		sb_addf(&b, " \"%s\"", runs[r].label);
+		if (has[r])
+			sb_addf(&b, " \"%s\"", runs[r].label);
 	sb_addf(&b, "\n");
 	for (int index = 0; index < run_nr_tests(docs[base]); index++) {
 		const cJSON *t0 = run_test(docs[base], index);
@@ -180,6 +191,9 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 				const cJSON *o = run_test(docs[r], index);
 				double v = NAN;
 
+				if (!has[r])
+					continue;
+
 				if (o && !strcmp(test_spec(o), test_spec(t0)))
 					v = metric_mean(test_metric(o, rows[i].metric));
 				if (isnan(v))
@@ -190,8 +204,9 @@ static void clusters_chart(struct chart *c, const cJSON *const *docs, const stru
 			sb_addf(&b, "\n");
 		}
 	}
+	free(has);
 	c->data = b.s;
-	c->vars = xasprintf("nruns=%d", n);
+	c->vars = xasprintf("nruns=%d", columns);
 }
 
 /* Overhead: a row per run and overhead test, the ratios to the base run. */
@@ -299,7 +314,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	static const struct bar_row remote_rows[] = {
 		{ "alloc", "alloc_ns_per_op" }, { "free", "free_ns_per_op" },
 	};
-	static const char *const hit_params[] = { "size", "pattern", "order", NULL };
+	static const char *const hit_params[] = { "size", "pattern", "order", "sheaf_capacity",
+						  NULL };
 	static const char *const remote_params[] = { "size", "batch", NULL };
 	struct run_id *runs = run_ids(NULL, docs, n);
 	const char *phase = slabmem_phase(docs, n, o->phase);
@@ -309,7 +325,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
 	char *missing_at, *title_cpus, *title_where, *title_gens, *workload_cpus, *workload_where;
 	char *at_words, *missing_gens;
-	struct chart charts[9] = {
+	int sheaf_blocks;
+	struct chart charts[10] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
 		{ .name = "overhead", .script = "overhead.gp",
@@ -324,6 +341,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		{ .name = "memory-where", .script = "memory-where.gp" },
 		{ .name = "sizes-insns", .script = "lines.gp",
 		  .missing = "no sizes test run under --accel=cost in the results" },
+		{ .name = "sheaves", .script = "sheaves.gp",
+		  .missing = "no caches test with a census beside a batch test under --accel=cost of the same variant (workloads sheaves and sheaves-cost)" },
 		{ .name = "generations", .script = "generations.gp" },
 	};
 	const char *titles[] = {
@@ -335,6 +354,8 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"Remote frees: allocated on one CPU, freed on another",
 		NULL, NULL,
 		"kmalloc+kfree instructions against object size (cost model, exact)",
+		"Per-CPU caching: memory against instructions, a point per sheaf capacity "
+		"(workload sheaves, medians of boots)",
 		NULL,
 	};
 	static const char *const axes[] = {
@@ -347,6 +368,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"",
 		"xlabel=\"object size (bytes)\"; ylabel=\"instructions per kmalloc+kfree\"; logx=1",
 		"",
+		"",
 	};
 	int drawn = 0, failed = 0;
 
@@ -357,7 +379,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	charts[6].missing = missing_at;
 	missing_gens = nr_pts ? xstrdup("no SLAB and SLUB census of one config at two CPU counts "
 					"or more") : xstrdup(missing_census);
-	charts[8].missing = missing_gens;
+	charts[9].missing = missing_gens;
 	workload_cpus = plot_workload_words(pts, nr_pts, NULL);
 	workload_where = plot_workload_words(pts, nr_pts, &at);
 	/* Each census title in two lines: what it shows, then where it comes from. */
@@ -366,7 +388,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	titles[6] = title_where = xasprintf("Slab memory by location at %s%s\ncensus at "
 					    "'%s' (MiB, median of boots)", at_words, workload_where,
 					    phase);
-	titles[8] = title_gens = xasprintf("Slab + Percpu of each SLUB against SLAB of its "
+	titles[9] = title_gens = xasprintf("Slab + Percpu of each SLUB against SLAB of its "
 					   "config%s\ncensus at '%s' (ratio of means over boots)",
 					   workload_cpus, phase);
 	if (mkdir_p(dir)) {
@@ -384,7 +406,10 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		plot_memory_cpus(&charts[5], pts, nr_pts);
 	plot_memory_where(&charts[6], pts, nr_pts, &at);
 	lines_chart(&charts[7], docs, runs, n, "sizes", "instructions_per_op", "size", NULL);
-	plot_generations(&charts[8], pts, nr_pts);
+	charts[8].data = plot_sheaves_data(docs, n, &sheaf_blocks);
+	if (charts[8].data)
+		charts[8].vars = xasprintf("nblocks=%d", sheaf_blocks);
+	plot_generations(&charts[9], pts, nr_pts);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
 

@@ -20,4 +20,10 @@ struct plot_opts {
  */
 int plot_results(const cJSON *const *docs, int n, const char *dir, const struct plot_opts *o);
 
+/*
+ * The capacity chart's data, plots/sheaves.gp's blocks, and their number
+ * in *@blocks; NULL when the results hold no point to place.
+ */
+char *plot_sheaves_data(const cJSON *const *docs, int n, int *blocks);
+
 #endif

@@ -583,13 +583,32 @@ static void census_residuals(struct strbuf *b, const struct comparison *c,
  * tell the allocator's own holding from what the two kernels put in their
  * caches (6.1 against 6.12 differ in far more than SLUB).
  */
-#define MAX_CACHE_ROWS 8
+#define MAX_CACHE_ROWS 10
 
 struct cache_bytes {
 	const char *name;
 	double bytes[2];	/* slab pages in bytes, summed, then a mean over boots */
+	/*
+	 * Free slots that per-CPU caching holds, in bytes, the same way:
+	 * SLUB's CPU and per-CPU partial slabs or its sheaves and barns,
+	 * SLAB's per-CPU, shared and alien arrays (the census's free fields
+	 * before the node lists).
+	 */
+	double percpu[2];
 	bool seen[2];
 };
+
+static double percpu_free_bytes(const cJSON *cache)
+{
+	double size = census_cache_field(cache, "size"), free = 0;
+
+	for (int f = 0; f < SM_FREE_NODE_PARTIAL - SM_FREE_CPU; f++) {
+		double n = census_cache_field(cache, census_free_fields[f]);
+
+		free += isnan(n) ? 0 : n;
+	}
+	return isnan(size) ? 0 : free * size;
+}
 
 static int by_difference(const void *x, const void *y)
 {
@@ -633,6 +652,7 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 					rows[j] = (struct cache_bytes){ .name = name };
 				}
 				rows[j].bytes[r] += pages * ps;
+				rows[j].percpu[r] += percpu_free_bytes(cache);
 				rows[j].seen[r] = true;
 			}
 		}
@@ -642,8 +662,10 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 		return;
 	}
 	for (int j = 0; j < nr; j++) {
-		for (int r = 0; r < 2; r++)
+		for (int r = 0; r < 2; r++) {
 			rows[j].bytes[r] /= boots[r];
+			rows[j].percpu[r] /= boots[r];
+		}
 		all += rows[j].bytes[1] - rows[j].bytes[0];
 	}
 	qsort(rows, nr, sizeof(*rows), by_difference);
@@ -652,7 +674,10 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 			width = strlen(c->runs[r].label);
 	head = xasprintf("The caches whose slab pages differ most at '%s' (MiB, means over %d "
 			 "and %d boots; a cache that a kernel merges into another is counted "
-			 "under the name it shows, and - is a cache that side lacks)",
+			 "under the name it shows, and - is a cache that side lacks); under "
+			 "each, the free slots its per-CPU caching holds: CPU and per-CPU "
+			 "partial slabs on SLUB before 7.0, sheaves and barns from 7.0, "
+			 "per-CPU, shared and alien arrays on SLAB",
 			 phase, boots[0], boots[1]);
 	sb_addf(b, "\n");
 	report_wrap(b, 2, head);
@@ -672,7 +697,14 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 				sb_addf(b, " %*s", width, "-");
 		}
 		fmt_fixed(mib, sizeof(mib), d / SLABMEM_MIB, 2, true, "");
-		sb_addf(b, " %9s\n", mib);
+		sb_addf(b, " %9s\n    %-22s", mib, "per-CPU free");
+		for (int r = 0; r < 2; r++) {
+			if (rows[j].seen[r])
+				sb_addf(b, " %*.2f", width, rows[j].percpu[r] / SLABMEM_MIB);
+			else
+				sb_addf(b, " %*s", width, "-");
+		}
+		sb_addf(b, "\n");
 		shown += d;
 	}
 	fmt_fixed(mib, sizeof(mib), shown / SLABMEM_MIB, 2, true, "");

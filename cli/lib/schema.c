@@ -371,9 +371,14 @@ const char *test_param_str(const cJSON *t, const char *key)
 	return json_str_at(json_at(t, "params"), key);
 }
 
+const cJSON *test_extra(const cJSON *t, const char *key, int boot)
+{
+	return cJSON_GetArrayItem(json_at(json_at(t, "extra"), key), boot);
+}
+
 double test_extra_num(const cJSON *t, const char *key, int boot)
 {
-	const cJSON *v = cJSON_GetArrayItem(json_at(json_at(t, "extra"), key), boot);
+	const cJSON *v = test_extra(t, key, boot);
 
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }

@@ -146,7 +146,9 @@ const cJSON *test_param(const cJSON *t, const char *key);
 double test_param_num(const cJSON *t, const char *key);
 /* A string parameter, "?" if it is not one. */
 const char *test_param_str(const cJSON *t, const char *key);
-/* What the test reported beside its metrics (@key) in boot @boot; NAN if none. */
+/* What the test reported beside its metrics (@key) in boot @boot; NULL if none. */
+const cJSON *test_extra(const cJSON *t, const char *key, int boot);
+/* test_extra() as a number; NAN if none. */
 double test_extra_num(const cJSON *t, const char *key, int boot);
 /* The metrics object, each member a metric named by its key; or NULL. */
 const cJSON *test_metrics(const cJSON *t);

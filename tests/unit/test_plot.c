@@ -532,6 +532,44 @@ static void test_generations(void)
 	unlink(log);
 }
 
+/*
+ * A run without hitrate tests (a cost-model run beside a full one) gets no
+ * column of '?' in the clustered chart, which gnuplot would warn of.
+ */
+static void test_cluster_columns(void)
+{
+	static const char *const paths[] = {
+		"tests/data/report-slab.json", "tests/data/report-slub.json",
+	};
+	char dir[] = "/tmp/slabbench-plot-XXXXXX", log[] = "/tmp/slabbench-plot-log-XXXXXX";
+	cJSON **loaded = compare_load(paths, 2, false), *docs[3];
+	char *err;
+	int fd = mkstemp(log);
+
+	CHECK(loaded && fd >= 0 && mkdtemp(dir), "columns: results load");
+	if (!loaded || fd < 0)
+		return;
+	docs[0] = loaded[0];
+	docs[1] = cJSON_Parse("{\"kernel\":{\"variant\":\"cost-only\"},\"tests\":[]}");
+	docs[2] = loaded[1];
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	plot_results((const cJSON *const *)docs, 3, dir, &(struct plot_opts){ 0 });
+	fflush(stderr);
+	freopen("/dev/null", "w", stderr);
+	err = read_file(log, NULL);
+	CHECK(file_has(dir, "hitrate.dat", "category \"slab\" \"slub\"\n"),
+	      "columns: the hitrate chart has a column for each run with hitrate tests only");
+	CHECK(err && !strstr(err, "Skipping data file") && !strstr(err, "xtic"),
+	      "columns: gnuplot draws the clusters without a warning");
+	free(err);
+	close(fd);
+	unlink(log);
+	clean(dir);
+	cJSON_Delete(docs[1]);
+	compare_unload(loaded, 2);
+}
+
 int main(void)
 {
 	test_sizes_boots();
@@ -540,5 +578,6 @@ int main(void)
 	test_census_charts();
 	test_one_count_bound();
 	test_generations();
+	test_cluster_columns();
 	return check_done();
 }
