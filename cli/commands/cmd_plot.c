@@ -29,8 +29,12 @@ int cmd_plot(int argc, char **argv)
 			 "and from the slab census of runs that carry it (docs/census.md):\n"
 			 "  memory-cpus   against guest CPUs, a line per allocator: bytes held\n"
 			 "                beyond live object bytes, and Slab + Percpu\n"
-			 "  memory-where  at one CPU count, a bar per allocator stacked by where\n"
-			 "                the slab memory is (live objects, free slots by place...)\n"
+			 "  memory-where  at each chosen CPU count, a bar per allocator stacked by\n"
+			 "                where the slab memory is (live objects, free slots by\n"
+			 "                place: CPU slabs, per-CPU arrays, sheaves, barns...)\n"
+			 "  generations   Slab + Percpu of each SLUB against SLAB of its config\n"
+			 "                against guest CPUs, a line per variant named with its\n"
+			 "                release and per-CPU design, bars its 95% interval\n"
 			 "A chart whose data is in no results file is skipped with a message.\n",
 	};
 	struct plot_opts po = { 0 };
@@ -44,9 +48,9 @@ int cmd_plot(int argc, char **argv)
 		{ .type = OPT_T_STRING, .name = "phase", .value = &po.phase, .argh = "WHEN",
 		  .help = "the census snapshot: before, after, tN.PHASE",
 		  .deftext = "the first held phase tN.0s, else after" },
-		{ .type = OPT_T_LONG, .name = "at", .value = &po.at, .argh = "N", .min = 1,
-		  .max = VM_CPUS_MAX, .help = "CPUs of memory-where",
-		  .deftext = "the most in the results" },
+		{ .type = OPT_T_LONGS, .name = "at", .value = &po.at, .argh = "N[,N...]",
+		  .min = 1, .max = VM_CPUS_MAX, .max_count = OPT_LONGS_MAX,
+		  .help = "CPU counts of memory-where", .deftext = "every count in the results" },
 		OPT_END(),
 	};
 

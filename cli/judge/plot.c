@@ -5,9 +5,11 @@
  * whose data no file has is skipped with a message, and a chart is
  * written under a temporary name and renamed only when gnuplot succeeded:
  * never a missing, empty or half-drawn picture under the final name.
+ * The module's tests' charts are here, the census's in plot_census.c.
  */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "plot_chart.h"
 #include "schema.h"
 #include "slabmem.h"
 #include "strbuf.h"
@@ -22,22 +24,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct chart {
-	const char *name;	/* of the files, and in messages */
-	const char *script;	/* in plots/ */
-	char *data, *ratios;	/* what goes into NAME.dat (and NAME.ratios) */
-	char *vars;		/* gnuplot assignments, "a='x'; n=2" */
-	const char *missing;	/* why there is nothing to draw */
-};
-
-/* A gnuplot string: double quotes, with its escapes. */
+/* A gnuplot string: double quotes, with its escapes; a newline breaks a title. */
 static char *gp_string(const char *s)
 {
 	struct strbuf b = { 0 };
 
 	sb_addf(&b, "\"");
-	for (; *s; s++)
-		sb_addf(&b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+	for (; *s; s++) {
+		if (*s == '\n')
+			sb_addf(&b, "\\n");
+		else
+			sb_addf(&b, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+	}
 	sb_addf(&b, "\"");
 	return b.s;
 }
@@ -262,167 +260,6 @@ static void overhead_chart(struct chart *c, const cJSON *const *docs, const stru
 	c->vars = xstrdup("");
 }
 
-/* A census line's title: the variant, and its nodes when there are several. */
-static char *point_title(const struct slabmem_point *p)
-{
-	if (p->numa > 1)
-		return xasprintf("%s, %ld nodes", p->label, p->numa);
-	if (p->possible > p->cpus)
-		return xasprintf("%s, %ld possible", p->label, p->possible);
-	return xstrdup(p->label);
-}
-
-/* " median min max" of a figure over a point's boots, in MiB; "?" where it is absent. */
-static void add_spread(struct strbuf *b, const struct slabmem_point *p, size_t offset)
-{
-	struct summary s;
-
-	slabmem_summary(p, offset, &s);
-	if (s.n)
-		sb_addf(b, " %.6g %.6g %.6g", s.median / SLABMEM_MIB, s.min / SLABMEM_MIB,
-			s.max / SLABMEM_MIB);
-	else
-		sb_addf(b, " ? ? ?");
-}
-
-/* Possible CPUs above the online ones: 0 when there are none. */
-static long extra_possible(const struct slabmem_point *p)
-{
-	return p->possible > p->cpus ? p->possible : 0;
-}
-
-/*
- * Against CPUs, a block per line (variant, nodes and possible CPUs), by CPU count:
- * "cpus" then the spread of the overhead, then of Slab + Percpu.
- */
-static void memory_cpus_chart(struct chart *c, const struct slabmem_point *pts, int n)
-{
-	struct strbuf b = { 0 };
-	bool *done = xcalloc(n, sizeof(*done));
-	int blocks = 0;
-	long lo = pts[0].cpus, hi = pts[0].cpus;
-
-	for (int i = 0; i < n; i++) {
-		lo = pts[i].cpus < lo ? pts[i].cpus : lo;
-		hi = pts[i].cpus > hi ? pts[i].cpus : hi;
-	}
-	for (int i = 0; i < n; i++) {
-		char *title;
-
-		if (done[i])
-			continue;
-		title = point_title(&pts[i]);
-		sb_addf(&b, "\"%s\"\n", title);
-		free(title);
-		/* The line's points by CPU count, fewest first. */
-		for (;;) {
-			int next = -1;
-
-			for (int j = i; j < n; j++)
-				if (!done[j] && !strcmp(pts[j].label, pts[i].label) &&
-				    pts[j].numa == pts[i].numa &&
-				    extra_possible(&pts[j]) == extra_possible(&pts[i]) &&
-				    (next < 0 || pts[j].cpus < pts[next].cpus))
-					next = j;
-			if (next < 0)
-				break;
-			done[next] = true;
-			sb_addf(&b, "%ld", pts[next].cpus);
-			add_spread(&b, &pts[next], offsetof(struct slabmem, overhead));
-			add_spread(&b, &pts[next], offsetof(struct slabmem, slab_percpu));
-			sb_addf(&b, "\n");
-		}
-		sb_addf(&b, "\n\n");
-		blocks++;
-	}
-	free(done);
-	c->data = b.s;
-	c->vars = xasprintf("nblocks=%d; xlo=%ld; xhi=%ld", blocks, lo, hi);
-}
-
-/*
- * ", 'memory' workload: an upper bound" when a point drawn (at @at CPUs;
- * 0: any) is of a workload built to bound its figures; "" otherwise.
- */
-static char *bound_words(const struct slabmem_point *pts, int n, long at)
-{
-	for (int i = 0; i < n; i++)
-		if (pts[i].bound && (!at || pts[i].cpus == at))
-			return xasprintf(", '%s' workload: an upper bound", pts[i].workload);
-	return xstrdup("");
-}
-
-/* Each location's colour, the same in every chart whichever are drawn. */
-static const char *const part_colours[SM_NR_PARTS] = {
-	"#4c72b0", "#9ebbe3", "#dd8452", "#f2b880", "#c44e52", "#e8999b", "#8172b3",
-	"#64b5cd", "#b3dde9", "#ccb974", "#2a9d8f",
-	"#55a868", "#a6d7a8", "#937860", "#8c8c8c", "#da8bc3",
-};
-
-/*
- * At @at CPUs, a stacked bar per variant (SLOB has no cache records,
- * so no locations): the median of each location that any bar has, and
- * above each bar the median of its bytes beyond live objects.
- */
-static void memory_where_chart(struct chart *c, const struct slabmem_point *pts, int n, long at)
-{
-	struct strbuf b = { 0 }, q = { 0 }, colours = { 0 };
-	bool shown[SM_NR_PARTS] = { false };
-	int rows = 0, cols = 0;
-
-	for (int i = 0; i < n; i++) {
-		for (int p = 0; p < SM_NR_PARTS && pts[i].cpus == at; p++) {
-			struct summary s;
-
-			slabmem_summary(&pts[i], SLABMEM_PART(p), &s);
-			shown[p] |= s.n && s.median > 0;
-		}
-	}
-	sb_addf(&b, "allocator");
-	sb_addf(&colours, "%s", "");
-	for (int p = 0; p < SM_NR_PARTS; p++) {
-		if (!shown[p])
-			continue;
-		sb_addf(&b, " \"%s\"", slabmem_part_names[p]);
-		sb_addf(&colours, "%s%s", cols++ ? " " : "", part_colours[p]);
-	}
-	sb_addf(&b, "\n");
-	sb_addf(&q, "%s", "");
-	for (int i = 0; i < n && cols; i++) {
-		struct summary s;
-		double top = 0;
-		char *title;
-
-		slabmem_summary(&pts[i], offsetof(struct slabmem, overhead), &s);
-		if (pts[i].cpus != at || !s.n)
-			continue;
-		title = point_title(&pts[i]);
-		sb_addf(&b, "\"%s\"", title);
-		free(title);
-		for (int p = 0; p < SM_NR_PARTS; p++) {
-			struct summary part;
-
-			if (!shown[p])
-				continue;
-			slabmem_summary(&pts[i], SLABMEM_PART(p), &part);
-			sb_addf(&b, " %.6g", part.median / SLABMEM_MIB);
-			top += part.median / SLABMEM_MIB;
-		}
-		sb_addf(&b, "\n");
-		sb_addf(&q, "%d %.6g \"%.2f MiB\"\n", rows++, top, s.median / SLABMEM_MIB);
-	}
-	if (!rows) {
-		free(b.s);
-		free(q.s);
-		free(colours.s);
-		return;
-	}
-	c->data = b.s;
-	c->ratios = q.s;
-	c->vars = xasprintf("ncols=%d; colours=\"%s\"", cols, colours.s);
-	free(colours.s);
-}
-
 static int write_in(const char *dir, const char *name, const char *ext, const char *text,
 		    char **path)
 {
@@ -493,11 +330,12 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	const char *phase = slabmem_phase(docs, n, o->phase);
 	struct slabmem_point *pts;
 	int nr_pts = slabmem_points(docs, n, phase, &pts);
-	long at = o->at;
+	struct opt_longs at;
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
-	char *missing_at, *title_cpus, *title_where, *bound_cpus, *bound_where;
+	char *missing_at, *title_cpus, *title_where, *title_gens, *workload_cpus, *workload_where;
+	char *at_words, *missing_gens;
 	int sheaf_blocks;
-	struct chart charts[9] = {
+	struct chart charts[10] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
 		{ .name = "overhead", .script = "overhead.gp",
@@ -514,6 +352,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		  .missing = "no sizes test run under --accel=cost in the results" },
 		{ .name = "sheaves", .script = "sheaves.gp",
 		  .missing = "no caches test with a census beside a batch test under --accel=cost of the same variant (workloads sheaves and sheaves-cost)" },
+		{ .name = "generations", .script = "generations.gp" },
 	};
 	const char *titles[] = {
 		"kmalloc+kfree cost against object size (mean of boot medians, bars: 1 stddev "
@@ -526,6 +365,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"kmalloc+kfree instructions against object size (cost model, exact)",
 		"Per-CPU caching: memory against instructions, a point per sheaf capacity "
 		"(workload sheaves, medians of boots)",
+		NULL,
 	};
 	static const char *const axes[] = {
 		"xlabel=\"object size (bytes)\"; ylabel=\"ns per kmalloc+kfree\"; logx=1",
@@ -537,21 +377,29 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		"",
 		"xlabel=\"object size (bytes)\"; ylabel=\"instructions per kmalloc+kfree\"; logx=1",
 		"",
+		"",
 	};
 	int drawn = 0, failed = 0;
 
-	/* By default the largest CPU count: where per-CPU caches weigh most. */
-	for (int i = 0; i < nr_pts && !o->at; i++)
-		at = pts[i].cpus > at ? pts[i].cpus : at;
-	missing_at = nr_pts ? xasprintf("no census with cache records at %ld CPUs (SLOB has none)",
-					at) : xstrdup(missing_census);
+	plot_where_counts(pts, nr_pts, &o->at, &at);
+	at_words = plot_counts_words(&at);
+	missing_at = nr_pts ? xasprintf("no census with cache records at %s (SLOB has none)",
+					at_words) : xstrdup(missing_census);
 	charts[6].missing = missing_at;
-	bound_cpus = bound_words(pts, nr_pts, 0);
-	bound_where = bound_words(pts, nr_pts, at);
-	titles[5] = title_cpus = xasprintf("Slab memory against CPUs%s, census at '%s' "
-					   "(median of boots, bars min to max)", bound_cpus, phase);
-	titles[6] = title_where = xasprintf("Slab memory by location at %ld CPUs%s, census at "
-					    "'%s' (MiB, median of boots)", at, bound_where, phase);
+	missing_gens = nr_pts ? xstrdup("no SLAB and SLUB census of one config at two CPU counts "
+					"or more") : xstrdup(missing_census);
+	charts[9].missing = missing_gens;
+	workload_cpus = plot_workload_words(pts, nr_pts, NULL);
+	workload_where = plot_workload_words(pts, nr_pts, &at);
+	/* Each census title in two lines: what it shows, then where it comes from. */
+	titles[5] = title_cpus = xasprintf("Slab memory against CPUs%s\ncensus at '%s' "
+					   "(median of boots, bars min to max)", workload_cpus, phase);
+	titles[6] = title_where = xasprintf("Slab memory by location at %s%s\ncensus at "
+					    "'%s' (MiB, median of boots)", at_words, workload_where,
+					    phase);
+	titles[9] = title_gens = xasprintf("Slab + Percpu of each SLUB against SLAB of its "
+					   "config%s\ncensus at '%s' (ratio of means over boots)",
+					   workload_cpus, phase);
 	if (mkdir_p(dir)) {
 		failed = 1;
 		goto out;
@@ -564,12 +412,13 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	clusters_chart(&charts[4], docs, runs, n, "remote", remote_rows,
 		       ARRAY_SIZE(remote_rows), remote_params);
 	if (nr_pts)
-		memory_cpus_chart(&charts[5], pts, nr_pts);
-	memory_where_chart(&charts[6], pts, nr_pts, at);
+		plot_memory_cpus(&charts[5], pts, nr_pts);
+	plot_memory_where(&charts[6], pts, nr_pts, &at);
 	lines_chart(&charts[7], docs, runs, n, "sizes", "instructions_per_op", "size", NULL);
 	charts[8].data = plot_sheaves_data(docs, n, &sheaf_blocks);
 	if (charts[8].data)
 		charts[8].vars = xasprintf("nblocks=%d", sheaf_blocks);
+	plot_generations(&charts[9], pts, nr_pts);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];
 
@@ -588,8 +437,11 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	if (!drawn && !failed)
 		failed = error("plot: nothing to draw in the results given");
 out:
-	free(bound_where);
-	free(bound_cpus);
+	free(title_gens);
+	free(missing_gens);
+	free(at_words);
+	free(workload_where);
+	free(workload_cpus);
 	free(title_where);
 	free(title_cpus);
 	free(missing_at);

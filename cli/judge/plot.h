@@ -3,12 +3,14 @@
 #ifndef SLABBENCH_PLOT_H
 #define SLABBENCH_PLOT_H
 
+#include "options.h"
+
 #include <cjson/cJSON.h>
 
 /* What the census charts show (see slabmem.h). */
 struct plot_opts {
 	const char *phase;	/* the snapshot; NULL: slabmem_phase()'s choice */
-	long at;		/* CPUs of the breakdown by location; 0: the most */
+	struct opt_longs at;	/* CPUs of the breakdown by location; none: every count */
 };
 
 /*

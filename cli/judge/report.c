@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "report_sections.h"
 #include "cost.h"
+#include "generation.h"
 #include "numfmt.h"
 #include "strbuf.h"
 #include "util.h"
@@ -294,7 +295,8 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 	const struct cmp_row *row = strongest_change(c);
 	bool exact = false;
 	struct strbuf s = { 0 };
-	char *why = compare_untested_why(c, 1);
+	char *why = compare_untested_why(c, 1), *gen[2];
+	char *across = report_across_generations(c, docs);
 
 	for (int i = 0; i < c->nr_rows; i++) {
 		const struct cmp_cell *x = &c->rows[i].cells[0];
@@ -305,11 +307,19 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 		worse += x->present && x->significant && x->worse;
 		floored += x->present && x->inside_floor;
 	}
-	sb_addf(&s, "slabbench compared %s (%s, %s) against %s (%s, %s) on the "
+	for (int r = 0; r < 2; r++) {
+		struct generation g;
+
+		generation_of(&c->runs[r], docs[r], &g);
+		gen[r] = generation_text(&g);
+	}
+	sb_addf(&s, "slabbench compared %s (%s %s) against %s (%s %s) on the "
 		"'%s' workload: %d metrics of %d tests, %d boots against %d. ",
-		c->runs[1].label, c->runs[1].allocator, c->runs[1].release, c->runs[0].label,
-		c->runs[0].allocator, c->runs[0].release, run_workload(docs[0]),
+		c->runs[1].label, c->runs[1].allocator, gen[1], c->runs[0].label,
+		c->runs[0].allocator, gen[0], run_workload(docs[0]),
 		c->nr_rows, tests, c->boots[1], c->boots[0]);
+	if (across)
+		sb_addf(&s, "%s ", across);
 	if (why)
 		sb_addf(&s, "No time is tested: %s.%s", why,
 			exact ? " The cost model's exact counts need no test: a change there "
@@ -348,6 +358,9 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 		free(title);
 	}
 	free(why);
+	free(across);
+	free(gen[0]);
+	free(gen[1]);
 	report_census_sentence(&s, c, v);
 	sb_wrap(b, 0, 0, REPORT_WIDTH, s.s);
 	free(s.s);

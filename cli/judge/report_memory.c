@@ -19,47 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The memory answer from the census: an allocator's slab memory against
- * another's, as the ratio of their means over boots. An interval needs
- * this many boots a side; fewer give the ratio alone, and say why.
- */
-#define MIN_BOOTS_CI 5
 /* The claim put to the test: SLUB holds about 30% more than SLAB. */
 #define CLAIMED_RATIO 1.3
-
-struct ratio {
-	struct summary a, b;	/* over the boots of each side */
-	double r, lo, hi;	/* mean(b) / mean(a), its 95% interval */
-	bool has_ci;
-};
-
-/* @x's ratio of its sides' means (NAN when one has none) and its interval. */
-static void ratio_fill(struct ratio *x)
-{
-	double lo, hi;
-
-	x->r = x->a.n && x->b.n && x->a.mean > 0 ? x->b.mean / x->a.mean : NAN;
-	/* The interval of the percent change, by the delta method, as compare's. */
-	x->has_ci = x->a.n >= MIN_BOOTS_CI && x->b.n >= MIN_BOOTS_CI &&
-		    !percent_change_ci(&x->a, &x->b, 0.05, &lo, &hi);
-	if (x->has_ci) {
-		x->lo = 1 + lo / 100;
-		x->hi = 1 + hi / 100;
-	}
-}
-
-/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
-static bool census_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
-			 size_t offset, struct ratio *x)
-{
-	slabmem_summary(a, offset, &x->a);
-	slabmem_summary(b, offset, &x->b);
-	if (!x->a.n || !x->b.n || x->a.mean <= 0)
-		return false;
-	ratio_fill(x);
-	return true;
-}
 
 /* The figures of /proc/meminfo after boot that the report compares. */
 static const char *const boot_names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+Percpu" };
@@ -69,7 +30,7 @@ static const char *const boot_names[] = { "Slab", "SUnreclaim", "Percpu", "Slab+
  * compared, each of boot_names[] over a run's boots, and the ratio of
  * the means with its 95% interval as the census table has it.
  */
-static void after_boot_ratios(const cJSON *const *docs, struct ratio *x)
+static void after_boot_ratios(const cJSON *const *docs, struct slabmem_ratio *x)
 {
 	for (size_t f = 0; f < ARRAY_SIZE(boot_names); f++) {
 		for (int r = 0; r < 2; r++) {
@@ -88,7 +49,7 @@ static void after_boot_ratios(const cJSON *const *docs, struct ratio *x)
 			summarize(v, n, r ? &x[f].b : &x[f].a);
 			free(v);
 		}
-		ratio_fill(&x[f]);
+		slabmem_ratio_fill(&x[f]);
 	}
 }
 
@@ -96,9 +57,9 @@ static void after_boot_ratios(const cJSON *const *docs, struct ratio *x)
  * Beside a bound, the whole kernel: Slab + Percpu after boot of the runs
  * compared (@v->docs); false when a side lacks it.
  */
-static bool whole_kernel(const struct census_view *v, struct ratio *x)
+static bool whole_kernel(const struct census_view *v, struct slabmem_ratio *x)
 {
-	struct ratio all[ARRAY_SIZE(boot_names)];
+	struct slabmem_ratio all[ARRAY_SIZE(boot_names)];
 
 	after_boot_ratios(v->docs, all);
 	*x = all[ARRAY_SIZE(boot_names) - 1];
@@ -161,7 +122,7 @@ static char *bound_name(const struct slabmem_point *p)
 }
 
 /* "x1.12 (95% CI x1.08 to x1.16)" */
-static char *ratio_text(const struct ratio *x)
+static char *ratio_text(const struct slabmem_ratio *x)
 {
 	if (x->has_ci && !x->a.stddev && !x->b.stddev)
 		return xasprintf("x%.2f (the same in every boot)", x->r);
@@ -178,7 +139,7 @@ enum claim { CLAIM_APPEARS, CLAIM_DOES_NOT, CLAIM_INCONCLUSIVE };
  * whole of it lies below, and is inconclusive when the interval holds
  * CLAIMED_RATIO or there is none.
  */
-static enum claim claim_verdict(const struct ratio *x)
+static enum claim claim_verdict(const struct slabmem_ratio *x)
 {
 	if (!x->has_ci)
 		return CLAIM_INCONCLUSIVE;
@@ -190,7 +151,7 @@ static enum claim claim_verdict(const struct ratio *x)
 }
 
 /* "x1.09 (95% CI x1.08 to x1.09), below x1.30" and the like. */
-static char *claim_figures(const struct ratio *x)
+static char *claim_figures(const struct slabmem_ratio *x)
 {
 	char *rs = ratio_text(x), *s;
 
@@ -204,7 +165,7 @@ static char *claim_figures(const struct ratio *x)
 	default:
 		s = x->has_ci ? xasprintf("%s, an interval that holds x%.2f", rs, CLAIMED_RATIO) :
 				xasprintf("%s, with no interval (%d boots a side needed)", rs,
-					  MIN_BOOTS_CI);
+					  SLABMEM_MIN_BOOTS_CI);
 	}
 	free(rs);
 	return s;
@@ -222,7 +183,8 @@ static const char *claim_words(enum claim v)
  * objects (@over, when @has_over), each with its interval.
  */
 static char *claim_text(const struct slabmem_point *a, const struct slabmem_point *b,
-			const struct ratio *slab, const struct ratio *over, bool has_over)
+			const struct slabmem_ratio *slab, const struct slabmem_ratio *over,
+			bool has_over)
 {
 	const struct slabmem_point *bp = bound_point(a, b);
 	char *where, *fs, *fo, *s;
@@ -281,7 +243,7 @@ static bool compared_points(const struct comparison *c, const struct census_view
 static void whole_kernel_sentence(struct strbuf *s, const struct comparison *c,
 				  const struct census_view *v)
 {
-	struct ratio whole;
+	struct slabmem_ratio whole;
 	char *ws;
 
 	if (!whole_kernel(v, &whole)) {
@@ -301,7 +263,7 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 			    const struct census_view *v)
 {
 	const struct slabmem_point *a, *b, *bp;
-	struct ratio slab, over;
+	struct slabmem_ratio slab, over;
 	bool has_over;
 	char *where, *rs, *claim;
 
@@ -311,9 +273,9 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 	 * alone would count one allocator's per-CPU cost and not the other's.
 	 */
 	if (!compared_points(c, v, &a, &b) ||
-	    !census_ratio(a, b, offsetof(struct slabmem, slab_percpu), &slab))
+	    !slabmem_ratio(a, b, offsetof(struct slabmem, slab_percpu), &slab))
 		return;
-	has_over = census_ratio(a, b, offsetof(struct slabmem, overhead), &over);
+	has_over = slabmem_ratio(a, b, offsetof(struct slabmem, overhead), &over);
 	where = shape(a);
 	bp = bound_point(a, b);
 	sb_addf(s, " From the slab census at '%s'", v->phase);
@@ -334,7 +296,7 @@ void report_census_sentence(struct strbuf *s, const struct comparison *c,
 		free(rs);
 	}
 	if (!slab.has_ci)
-		sb_addf(s, "; no confidence interval, which needs %d boots a side", MIN_BOOTS_CI);
+		sb_addf(s, "; no confidence interval, which needs %d boots a side", SLABMEM_MIN_BOOTS_CI);
 	sb_addf(s, ".");
 	claim = claim_text(a, b, &slab, &over, has_over);
 	sb_addf(s, "%s", claim);
@@ -390,7 +352,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 	for (;;) {
 		const struct slabmem_point *a = NULL, *o;
 		char cpus[24], caches[24], boots[24], *claim;
-		struct ratio slab, over;
+		struct slabmem_ratio slab, over;
 		bool has_over;
 		int next = -1;
 
@@ -403,7 +365,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		done[next] = true;
 		a = &v->pts[next];
 		o = find_point(v, v->other, a->cpus, a->numa);
-		if (!o || !census_ratio(a, o, offsetof(struct slabmem, slab_percpu), &slab))
+		if (!o || !slabmem_ratio(a, o, offsetof(struct slabmem, slab_percpu), &slab))
 			continue;
 		if (!blocks++) {
 			const struct slabmem_point *bp = bound_point(a, o);
@@ -413,7 +375,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 					       "over boots; ratio %s/%s, 95%% confidence interval "
 					       "where each side has %d boots or more)", v->phase, of,
 					       what, c->runs[1].label, c->runs[0].label,
-					       MIN_BOOTS_CI);
+					       SLABMEM_MIN_BOOTS_CI);
 
 			free(of);
 			free(what);
@@ -432,10 +394,10 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 		snprintf(caches, sizeof(caches), "%d/%d", a->boots[0].caches, o->boots[0].caches);
 		snprintf(boots, sizeof(boots), "%d/%d", a->nr_boots, o->nr_boots);
 		for (size_t f = 0; f < ARRAY_SIZE(census_rows); f++) {
-			struct ratio x;
+			struct slabmem_ratio x;
 			char ci[32] = "-";
 
-			if (!census_ratio(a, o, census_rows[f].offset, &x))
+			if (!slabmem_ratio(a, o, census_rows[f].offset, &x))
 				continue;
 			if (x.has_ci)
 				snprintf(ci, sizeof(ci), "%.2f-%.2f", x.lo, x.hi);
@@ -447,7 +409,7 @@ static void census_table(struct strbuf *b, const struct comparison *c,
 			sb_addf(b, "%-12s%*.2f %*.2f  x%.2f %s\n", census_rows[f].name, width,
 				x.a.mean / SLABMEM_MIB, width, x.b.mean / SLABMEM_MIB, x.r, ci);
 		}
-		has_over = census_ratio(a, o, offsetof(struct slabmem, overhead), &over);
+		has_over = slabmem_ratio(a, o, offsetof(struct slabmem, overhead), &over);
 		claim = claim_text(a, o, &slab, &over, has_over);
 		if (*claim)
 			sb_wrap(&claims, 2, 2, REPORT_WIDTH, claim + 1);
@@ -467,18 +429,18 @@ static void census_table(struct strbuf *b, const struct comparison *c,
  * otherwise.
  */
 static bool memory_result(const struct comparison *c, const struct census_view *v,
-			  struct ratio *slab, const struct slabmem_point **a,
+			  struct slabmem_ratio *slab, const struct slabmem_point **a,
 			  const struct slabmem_point **b)
 {
 	return compared_points(c, v, a, b) &&
-	       census_ratio(*a, *b, offsetof(struct slabmem, slab_percpu), slab) &&
+	       slabmem_ratio(*a, *b, offsetof(struct slabmem, slab_percpu), slab) &&
 	       slab->has_ci && (slab->lo > 1 || slab->hi < 1);
 }
 
 char *report_memory_change(const struct comparison *c, const struct census_view *v)
 {
 	const struct slabmem_point *a, *b, *bp;
-	struct ratio slab, whole;
+	struct slabmem_ratio slab, whole;
 	char *rs, *ws, *s;
 
 	if (!memory_result(c, v, &slab, &a, &b))
@@ -503,7 +465,7 @@ char *report_memory_change(const struct comparison *c, const struct census_view 
 static void after_boot_table(struct strbuf *b, const struct comparison *c,
 			     const cJSON *const *docs)
 {
-	struct ratio x[ARRAY_SIZE(boot_names)];
+	struct slabmem_ratio x[ARRAY_SIZE(boot_names)];
 	bool missing_ci = false, steady = false;
 	char *head;
 
@@ -516,7 +478,7 @@ static void after_boot_table(struct strbuf *b, const struct comparison *c,
 	}
 	head = xasprintf("After boot (/proc/meminfo, kB, means of %zu and %zu boots; ratio "
 			 "%s/%s, 95%% confidence interval where each side has %d boots or more)",
-			 x[0].a.n, x[0].b.n, c->runs[1].label, c->runs[0].label, MIN_BOOTS_CI);
+			 x[0].a.n, x[0].b.n, c->runs[1].label, c->runs[0].label, SLABMEM_MIN_BOOTS_CI);
 	sb_wrap(b, 2, 2, REPORT_WIDTH, head);
 	free(head);
 	sb_addf(b, "\n  %-14s", "");

@@ -40,7 +40,14 @@ int report_per_object(struct strbuf *b, const struct comparison *c, const cJSON 
 
 /* report_setup.c */
 void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+/* Kernels: each side's release and per-CPU design, and how their configs differ. */
 void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs);
+/*
+ * When the two runs compared are of different generations
+ * (generation_differ()), the sentence that says the comparison is across
+ * them; NULL otherwise.
+ */
+char *report_across_generations(const struct comparison *c, const cJSON *const *docs);
 /*
  * "To reproduce": the commands that run both sides and report them, at
  * every CPU count of the @n runs @docs (the two compared come first).

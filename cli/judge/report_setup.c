@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * How the report's runs ran: the guests, clock and boots (Setup), both
- * kernels and how their configs differ (Kernels), and the commands that
- * reproduce them.
+ * kernels, their generations and how their configs differ (Kernels), and
+ * the commands that reproduce them.
  */
 #define _GNU_SOURCE
 #include "report_sections.h"
+#include "generation.h"
 #include "guestopts.h"
 #include "json.h"
 #include "util.h"
@@ -241,23 +242,62 @@ void report_setup(struct strbuf *b, const struct comparison *c, const cJSON *con
 	}
 }
 
+char *report_across_generations(const struct comparison *c, const cJSON *const *docs)
+{
+	struct generation g[2];
+
+	for (int r = 0; r < 2; r++)
+		generation_of(&c->runs[r], docs[r], &g[r]);
+	if (!generation_differ(&g[0], &g[1], c->runs[0].allocator, c->runs[1].allocator))
+		return NULL;
+	return xasprintf("The comparison is across generations (%s %s with %s against %s %s "
+			 "with %s), not an allocator change alone: whatever else changed between "
+			 "the kernels is in every difference too.", c->runs[1].allocator,
+			 g[1].release, generation_design_words(g[1].design), c->runs[0].allocator,
+			 g[0].release, generation_design_words(g[0].design));
+}
+
+/* What told a generation's per-CPU design, in words. */
+static const char *design_source(const struct generation *g)
+{
+	if (!strcmp(g->by, "census"))
+		return "as its census says";
+	if (!strcmp(g->by, "release"))
+		return "by its release, no census saying";
+	return "";
+}
+
 void report_kernels(struct strbuf *b, const struct comparison *c, const cJSON *const *docs)
 {
 	const cJSON *la = run_allocator_config(docs[0]);
 	const cJSON *lb = run_allocator_config(docs[1]), *l;
 	const char *sa = c->runs[0].common_config, *sb = c->runs[1].common_config;
+	char *across = report_across_generations(c, docs);
 
 	sb_addf(b, "\nKernels\n");
 	for (int r = 0; r < 2; r++) {
 		const struct run_id *run = &c->runs[r];
-		char *v = xasprintf("%s %s, variant %s, tree %s, build %s", run->allocator,
-				    run->release, run->variant, run->tree, run->build_hash);
+		struct generation g;
+		const char *src;
+		char *v;
 
+		generation_of(run, docs[r], &g);
+		src = design_source(&g);
+		v = xasprintf("%s %s (%s%s%s), variant %s, tree %s, build %s", run->allocator,
+			      run->release, generation_design_words(g.design), *src ? ", " : "",
+			      src, run->variant, run->tree, run->build_hash);
 		field(b, r ? "new" : "base", v);
 		free(v);
 		cJSON_ArrayForEach(l, run_kernel_lacks(docs[r]))
 			if (cJSON_IsString(l))
 				field(b, r ? "new lacks" : "base lacks", l->valuestring);
+	}
+	if (across) {
+		char *w = xasprintf("WARNING: %s", across);
+
+		field(b, "generation", w);
+		free(w);
+		free(across);
 	}
 	if (strcmp(sa, "?") && !strcmp(sa, sb))
 		field(b, "config", "the same but for the allocator lines:");

@@ -35,6 +35,7 @@ const char *const slabmem_part_names[SM_NR_PARTS] = {
 	[SM_FREE_EMPTY] = "free in empty slabs",
 	[SM_TAIL] = "slab tails",
 	[SM_STRUCTS] = "allocator's structures",
+	[SM_SHEAF_STRUCTS] = "sheaves' structures",
 	[SM_PERCPU] = "per-CPU structures",
 };
 
@@ -104,8 +105,9 @@ int slabmem_of(const cJSON *census, struct slabmem *m)
 	/* The allocator's structures are live slab objects that no caller holds. */
 	own_pad = holder_padding(census, "kmem_cache", own_cache) +
 		  holder_padding(census, "kmem_cache_node", own_node);
-	m->part[SM_STRUCTS] = own_cache + own_node + own_sheaf;
-	m->part[SM_LIVE] -= m->part[SM_STRUCTS] - own_pad;
+	m->part[SM_STRUCTS] = own_cache + own_node;
+	m->part[SM_SHEAF_STRUCTS] = own_sheaf;
+	m->part[SM_LIVE] -= own_cache + own_node + own_sheaf - own_pad;
 	m->part[SM_PADDING] -= own_pad;
 	for (int p = 0; p < SM_NR_PARTS; p++)
 		if (p != SM_LIVE)
@@ -168,8 +170,9 @@ int slabmem_points(const cJSON *const *docs, int n, const char *phase,
 			p = &pts[nr];
 			*p = (struct slabmem_point){
 				.label = label, .allocator = id->allocator, .cpus = (long)id->cpus,
-				.numa = numa, .possible = possible,
+				.numa = numa, .possible = possible, .family = id->config_family,
 			};
+			generation_of(id, docs[r], &p->gen);
 		}
 		for (int b = 0; b < run_nr_boots(docs[r]); b++) {
 			const cJSON *census = boot_census(docs[r], b, phase);
@@ -214,4 +217,29 @@ void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summar
 	}
 	summarize(x, n, s);
 	free(x);
+}
+
+void slabmem_ratio_fill(struct slabmem_ratio *x)
+{
+	double lo, hi;
+
+	x->r = x->a.n && x->b.n && x->a.mean > 0 ? x->b.mean / x->a.mean : NAN;
+	/* The interval of the percent change, by the delta method, as compare's. */
+	x->has_ci = x->a.n >= SLABMEM_MIN_BOOTS_CI && x->b.n >= SLABMEM_MIN_BOOTS_CI &&
+		    !percent_change_ci(&x->a, &x->b, 0.05, &lo, &hi);
+	if (x->has_ci) {
+		x->lo = 1 + lo / 100;
+		x->hi = 1 + hi / 100;
+	}
+}
+
+bool slabmem_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+		   size_t offset, struct slabmem_ratio *x)
+{
+	slabmem_summary(a, offset, &x->a);
+	slabmem_summary(b, offset, &x->b);
+	if (!x->a.n || !x->b.n || x->a.mean <= 0)
+		return false;
+	slabmem_ratio_fill(x);
+	return true;
 }

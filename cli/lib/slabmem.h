@@ -7,10 +7,12 @@
 #ifndef SLABBENCH_SLABMEM_H
 #define SLABBENCH_SLABMEM_H
 
+#include "generation.h"
 #include "schema.h"
 #include "stats.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -35,13 +37,14 @@ enum slabmem_part {
 	SM_FREE_EMPTY,		/* slabs on node lists with no object in use */
 	SM_TAIL,		/* pages * page_size - objects * size: no slot fits there */
 	/*
-	 * struct_cache + struct_node + struct_sheaf: the slots of the
-	 * allocator's own structures (kmem_cache, kmem_cache_node, SLAB's
-	 * shared arrays and alien caches, SLUB's barns and sheaves), slab
-	 * objects that no caller was handed; taken out of the live objects
-	 * and padding of the caches that hold them.
+	 * struct_cache + struct_node: the slots of the allocator's own
+	 * structures (kmem_cache, kmem_cache_node, SLAB's shared arrays and
+	 * alien caches, SLUB's barns), slab objects that no caller was
+	 * handed; taken out of the live objects and padding of the caches
+	 * that hold them.
 	 */
 	SM_STRUCTS,
+	SM_SHEAF_STRUCTS,	/* struct_sheaf: SLUB's sheaves themselves, likewise */
 	SM_PERCPU,		/* struct_percpu: in Percpu, outside the slab pages */
 	SM_NR_PARTS
 };
@@ -95,6 +98,8 @@ struct slabmem_point {
 	const char *workload;	/* of the runs whose boots these are */
 	/* run_upper_bound() of a run among them: the figures are an upper bound */
 	const char *bound;
+	const char *family;	/* the kernel's config family: "small", "distro"; "?" */
+	struct generation gen;	/* of the first of its runs */
 };
 
 /*
@@ -109,5 +114,24 @@ void slabmem_points_free(struct slabmem_point *p, int n);
 /* The summary over a point's boots of a figure: offsetof(struct slabmem, ...). */
 void slabmem_summary(const struct slabmem_point *p, size_t offset, struct summary *s);
 #define SLABMEM_PART(i) (offsetof(struct slabmem, part) + (i) * sizeof(double))
+
+/*
+ * One side's memory against another's, as the ratio of their means over
+ * boots. An interval needs this many boots a side; fewer give the ratio
+ * alone.
+ */
+#define SLABMEM_MIN_BOOTS_CI 5
+
+struct slabmem_ratio {
+	struct summary a, b;	/* over the boots of each side */
+	double r, lo, hi;	/* mean(b) / mean(a), its 95% interval */
+	bool has_ci;
+};
+
+/* @x's ratio of its sides' means (NAN when one has none) and its interval. */
+void slabmem_ratio_fill(struct slabmem_ratio *x);
+/* The ratio of figure @offset of @b to @a's; false when a side lacks it. */
+bool slabmem_ratio(const struct slabmem_point *a, const struct slabmem_point *b,
+		   size_t offset, struct slabmem_ratio *x);
 
 #endif

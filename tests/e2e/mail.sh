@@ -56,7 +56,7 @@ checks = {
     "a Message-Id": str(m["Message-Id"]).startswith("<") and "@example.org>" in str(m["Message-Id"]),
     "a Date": m["Date"].datetime is not None,
     "multipart/mixed": m.get_content_type() == "multipart/mixed",
-    "the body leads with the report's summary": body.startswith("slabbench compared slub (SLUB, 6.1.192) against slab"),
+    "the body leads with the report's summary": body.startswith("slabbench compared slub (SLUB 6.1.192, CPU slabs and per-CPU partial"),
     "the body: at most 150 lines": len(body.splitlines()) <= 150,
     "the tags, then how to reproduce": 0 < body.find("| Reported-by: Slab Bench <bench@example.org>\n| Closes: https://example.org/r/1\n") < body.find("To reproduce"),
     "attachments: the report, the comparison, config.diff, reproduce.sh, both results": sorted(att) == ["compare.txt", "config.diff", "report.txt", "reproduce.sh", "results-base.json.gz", "results-new.json.gz"],

@@ -20,7 +20,8 @@
  * Slab + Percpu 618496 and 26480 bytes beyond live objects
  * (its structures, 640 bytes, in no cache of the fixture, out of live). A SLOB
  * census has no caches: 50 pages, 10 kmalloc_large_pages, percpu_pages
- * 100 + cpus.
+ * 100 + cpus. With @sheaves, SLUB's free objects of each place are in
+ * sheaves instead (struct fixture).
  */
 #ifndef SLABBENCH_CENSUS_FIXTURE_H
 #define SLABBENCH_CENSUS_FIXTURE_H
@@ -39,13 +40,26 @@ struct fixture {
 	bool steady;		/* every boot as boot 0 */
 };
 
+/*
+ * The kernel of a fixture (fixture_doc_kernel()): its release, NULL for
+ * none recorded, and whether SLUB has sheaves (cpu_cache=sheaves):
+ * kmalloc-64's CPU and per-CPU partial objects are then in main sheaves
+ * and barns, big-700's in spare sheaves, with 512 * cpus bytes of sheaves
+ * in each cache.
+ */
+struct fixture_kernel {
+	const char *release;
+	bool sheaves;
+};
+
 static inline void fixture_num(cJSON *o, const char *name, double v)
 {
 	cJSON_AddNumberToObject(o, name, v);
 }
 
 /* Adds a cache record of @live objects and the given free ones; returns its pages. */
-static inline int fixture_cache(cJSON *caches, const struct fixture *f, const char *name,
+static inline int fixture_cache(cJSON *caches, const struct fixture *f, bool sheaves,
+				const char *name,
 			 int object_size, int size, int per_slab, int live,
 			 const char *const *free_names, const int *frees, int nr_free, int empty)
 {
@@ -78,15 +92,19 @@ static inline int fixture_cache(cJSON *caches, const struct fixture *f, const ch
 	fixture_num(c, "struct_cache", slub ? 256 : 512);
 	fixture_num(c, "struct_node", slub ? 64 : 200);
 	fixture_num(c, "struct_percpu", (slub ? 48 : 160) * f->cpus);
+	if (sheaves)
+		fixture_num(c, "struct_sheaf", 512 * f->cpus);
 	cJSON_AddItemToArray(caches, c);
 	return slabs;
 }
 
-static inline cJSON *fixture_census(const struct fixture *f, int nth)
+static inline cJSON *fixture_census(const struct fixture *f, bool sheaves, int nth)
 {
 	static const char *const slub_a[] = { "free_cpu", "free_cpu_partial" };
 	static const char *const slab_a[] = { "free_cpu_array", "free_shared" };
 	static const char *const slub_b[] = { "free_cpu" };
+	static const char *const sheaf_a[] = { "free_sheaf_main", "free_barn" };
+	static const char *const sheaf_b[] = { "free_sheaf_spare" };
 	static const char *const slab_b[] = { "free_cpu_array", "free_alien" };
 	bool slub = !strcmp(f->allocator, "SLUB");
 	cJSON *census = cJSON_CreateObject(), *caches, *total;
@@ -110,14 +128,18 @@ static inline cJSON *fixture_census(const struct fixture *f, int nth)
 		return census;
 	}
 	cJSON_AddStringToObject(census, "allocator", slub ? "slub" : "slab");
+	if (sheaves)
+		cJSON_AddStringToObject(census, "cpu_cache", "sheaves");
 	caches = cJSON_AddArrayToObject(census, "caches");
 	a[0] = (slub ? 10 : 12) * f->cpus + boot;
 	a[1] = slub ? 20 * f->cpus : 16;
 	b[0] = (slub ? 2 : 3) * f->cpus;
 	b[1] = 4;
-	pages = fixture_cache(caches, f, "kmalloc-64", 64, 64, 64, 1000, slub ? slub_a : slab_a, a,
+	pages = fixture_cache(caches, f, sheaves, "kmalloc-64", 64, 64, 64, 1000,
+			      sheaves ? sheaf_a : slub ? slub_a : slab_a, a,
 			      2, 1 + f->empty * f->cpus + boot % 2);
-	pages += fixture_cache(caches, f, "big-700", 700, 704, 5, 100, slub ? slub_b : slab_b, b,
+	pages += fixture_cache(caches, f, sheaves, "big-700", 700, 704, 5, 100,
+			       sheaves ? sheaf_b : slub ? slub_b : slab_b, b,
 			       slub || f->numa < 2 ? 1 : 2, 0);
 	total = cJSON_AddObjectToObject(census, "total");
 	fixture_num(total, "slabs", pages);
@@ -132,10 +154,10 @@ static inline cJSON *fixture_census(const struct fixture *f, int nth)
 	return census;
 }
 
-/* A complete results document of @f->boots boots, a census in each. */
-static inline cJSON *fixture_doc(const struct fixture *f)
+/* A complete results document of @f->boots boots, a census in each, of kernel @k. */
+static inline cJSON *fixture_doc_kernel(const struct fixture *f, const struct fixture_kernel *k)
 {
-	cJSON *doc = cJSON_CreateObject(), *vm, *t, *m, *s, *boots;
+	cJSON *doc = cJSON_CreateObject(), *vm, *kernel, *t, *m, *s, *boots;
 
 	fixture_num(doc, "schema", RESULTS_SCHEMA);
 	cJSON_AddStringToObject(doc, "status", "complete");
@@ -147,7 +169,10 @@ static inline cJSON *fixture_doc(const struct fixture *f)
 	fixture_num(vm, "numa_nodes", f->numa);
 	fixture_num(vm, "mem_mb", 512);
 	cJSON_AddStringToObject(vm, "cmdline", "");
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "kernel"), "variant", f->variant);
+	kernel = cJSON_AddObjectToObject(doc, "kernel");
+	cJSON_AddStringToObject(kernel, "variant", f->variant);
+	if (k->release)
+		cJSON_AddStringToObject(kernel, "release", k->release);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "guest"),
 							"info"), "allocator", f->allocator);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload"), "name", "memory");
@@ -167,18 +192,24 @@ static inline cJSON *fixture_doc(const struct fixture *f)
 
 		fixture_num(boot, "index", b);
 		cJSON_AddItemToObject(cJSON_AddObjectToObject(snaps, "after"), "census",
-				      fixture_census(f, b));
+				      fixture_census(f, k->sheaves, b));
 		if (f->phase) {
 			struct fixture held = *f;
 
 			/* The held phase holds one more empty slab per CPU than "after". */
 			held.empty++;
 			cJSON_AddItemToObject(cJSON_AddObjectToObject(snaps, f->phase), "census",
-					      fixture_census(&held, b));
+					      fixture_census(&held, k->sheaves, b));
 		}
 		cJSON_AddItemToArray(boots, boot);
 	}
 	return doc;
+}
+
+/* The same, of a kernel with no release recorded and no sheaves. */
+static inline cJSON *fixture_doc(const struct fixture *f)
+{
+	return fixture_doc_kernel(f, &(struct fixture_kernel){ NULL, false });
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include "png.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -118,6 +119,32 @@ static bool file_has(const char *dir, const char *name, const char *want)
 	return ret;
 }
 
+/* Whether gnuplot's messages in @err (stderr of a plot) are none; if not, the first is shown. */
+static bool gnuplot_quiet(const char *err)
+{
+	const char *w = err ? strstr(err, ".gp\" line ") : NULL;
+
+	if (!w && err)
+		w = strstr(err, "Warning");
+	if (w)
+		printf("# %.300s", w);
+	return err && !w;
+}
+
+/* Whether DIR/NAME lacks @unwanted; if not, where it is is shown. */
+static bool file_lacks(const char *dir, const char *name, const char *unwanted)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text = read_file(path, NULL);
+	char *at = text ? strstr(text, unwanted) : NULL;
+	bool ret = text && !at;
+
+	if (at)
+		printf("# %s: '%.200s'\n", path, at);
+	free(text);
+	free(path);
+	return ret;
+}
+
 /* A PNG and an SVG of @name in @dir, whole and not blank. */
 static void check_drawn(const char *dir, const char *name)
 {
@@ -137,10 +164,10 @@ static void check_drawn(const char *dir, const char *name)
 
 static void clean(const char *dir)
 {
-	static const char *const names[] = { "memory-cpus", "memory-where" };
+	static const char *const names[] = { "memory-cpus", "memory-where", "generations" };
 	static const char *const ext[] = { "png", "svg", "dat", "ratios" };
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		for (size_t e = 0; e < 4; e++) {
 			char *p = xasprintf("%s/%s.%s", dir, names[i], ext[e]);
 
@@ -202,20 +229,28 @@ static void test_census_charts(void)
 		       "\"free in per-CPU partial slabs\" \"free in per-CPU arrays\" "
 		       "\"free in shared arrays\" \"free in node partial slabs\" "
 		       "\"free in empty slabs\" \"slab tails\" \"allocator's structures\" "
-		       "\"per-CPU structures\"\n\"slab\" "),
+		       "\"per-CPU structures\"\n\"slab, 1 CPU\" "),
 	      "census plot: the locations either allocator has, none absent from both (alien)");
+	CHECK(file_has(dir, "memory-where.dat", "\n\"slub, 1 CPU\" ") &&
+	      file_has(dir, "memory-where.dat", "\n\"\" ? ? ? ? ? ? ? ? ? ? ?\n\"slab, 2 CPUs\" ") &&
+	      file_has(dir, "memory-where.dat", "\n\"slub, 4 CPUs\" "),
+	      "census plot: by default a bar per variant at every count, a row of nothing between");
 	CHECK(file_has(dir, "memory-where.ratios", "0 ") &&
-	      file_has(dir, "memory-where.ratios", "\"0.05 MiB\"\n1 ") &&
+	      file_has(dir, "memory-where.ratios", "\"0.03 MiB\"\n3 ") &&
 	      file_has(dir, "memory-where.svg", "beyond live objects"),
-	      "census plot: the bytes beyond live objects above each bar, named beside");
-	CHECK(file_has(dir, "memory-where.svg", "at 4 CPUs") &&
+	      "census plot: the bytes beyond live objects above each bar, the empty rows skipped");
+	CHECK(file_has(dir, "memory-where.svg", "at 1, 2 and 4 CPUs") &&
 	      file_has(dir, "memory-where.svg", "census at 't0.0s'"),
-	      "census plot: by default the most CPUs, and the held phase");
+	      "census plot: by default every CPU count, and the held phase");
+	CHECK(file_has(dir, "memory-cpus.svg", "Slab memory against CPUs, 'memory' workload") &&
+	      file_has(dir, "generations.svg", "SLAB of its config, 'memory' workload") &&
+	      file_lacks(dir, "generations.svg", "upper bound"),
+	      "census plot: the titles name the workload, no bound where it is none");
 	clean(dir);
 
 	if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
 		return;
-	o = (struct plot_opts){ .phase = "after", .at = 2 };
+	o = (struct plot_opts){ .phase = "after", .at = { 1, { 2 } } };
 	CHECK(plot_results((const cJSON *const *)docs, 7, dir, &o) == 0 &&
 	      file_has(dir, "memory-where.svg", "at 2 CPUs") &&
 	      file_has(dir, "memory-cpus.dat", "\"slub\"\n1 0.0252533 "),
@@ -224,7 +259,7 @@ static void test_census_charts(void)
 
 	if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
 		return;
-	o = (struct plot_opts){ .at = 16 };
+	o = (struct plot_opts){ .at = { 1, { 16 } } };
 	CHECK(plot_results((const cJSON *const *)docs, 7, dir, &o) == 0 &&
 	      exists(dir, "memory-cpus", "png") && !exists(dir, "memory-where", "png"),
 	      "census plot: no run at --at, that chart alone is skipped");
@@ -298,10 +333,8 @@ static void test_one_count_bound(void)
 	fflush(stderr);
 	freopen("/dev/null", "w", stderr);
 	err = read_file(log, NULL);
-	CHECK(err && !strstr(err, "Warning") && !strstr(err, "warning: plot: memory"),
+	CHECK(gnuplot_quiet(err) && !strstr(err, "warning: plot: memory"),
 	      "one count: gnuplot has nothing to say");
-	if (err && strstr(err, "Warning"))
-		printf("# %s", strstr(err, "Warning"));
 	CHECK(file_has(dir, "memory-cpus.svg", "Slab memory against CPUs, 'memory' workload: "
 		       "an upper bound") &&
 	      file_has(dir, "memory-where.svg", "at 2 CPUs, 'memory' workload: an upper bound"),
@@ -312,6 +345,191 @@ static void test_one_count_bound(void)
 	clean(dir);
 	for (int i = 0; i < 2; i++)
 		cJSON_Delete(docs[i]);
+}
+
+/*
+ * Slab + Percpu of a run's boots at its held phase, read from the census
+ * totals directly: (pages + kmalloc_large_pages + percpu_pages) * page_size.
+ */
+static double slab_percpu_mean(const cJSON *doc)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (const cJSON *b = cJSON_GetObjectItem(doc, "boots")->child; b; b = b->next, n++) {
+		const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(b,
+							"snapshots"), "t0.0s"), "census");
+		const cJSON *t = cJSON_GetObjectItem(c, "total");
+
+		sum += (cJSON_GetObjectItem(t, "pages")->valuedouble +
+			cJSON_GetObjectItem(t, "kmalloc_large_pages")->valuedouble +
+			cJSON_GetObjectItem(t, "percpu_pages")->valuedouble) * 4096;
+	}
+	return sum / n;
+}
+
+/* The ratio on @cpus's line of block @title in DIR/generations.dat; NAN if none. */
+static double gens_ratio(const char *dir, const char *title, long cpus, char *ci, size_t len)
+{
+	char *path = xasprintf("%s/generations.dat", dir), *text = read_file(path, NULL);
+	char *head = xasprintf("\"%s\"\n", title), *p = text ? strstr(text, head) : NULL;
+	double r = NAN;
+
+	for (p = p ? p + strlen(head) : NULL; p && *p && *p != '\n'; p = strchr(p, '\n') + 1) {
+		long at;
+		int used = 0;
+
+		if (sscanf(p, "%ld %lf %n", &at, &r, &used) == 2 && at == cpus) {
+			snprintf(ci, len, "%.*s", (int)strcspn(p + used, "\n"), p + used);
+			break;
+		}
+		r = NAN;
+	}
+	free(head);
+	free(text);
+	free(path);
+	return r;
+}
+
+/*
+ * Generations: SLAB, SLUB of 6.1 and 6.12 and SLUB with sheaves (7.3) at
+ * 2, 8 and 64 CPUs, five boots each, and distro kernels of SLAB and SLUB
+ * (config family "distro", more empty slabs) at 8 and 64: each SLUB line
+ * against the SLAB of its own config, named by its generation, with an
+ * interval; memory-where at --at=8,64 with the sheaves' locations; no
+ * word from gnuplot; a bound said in the title. Then one CPU count
+ * alone: no generations chart.
+ */
+static void test_generations(void)
+{
+	static const struct {
+		const char *variant, *allocator, *release, *family;
+		bool sheaves;
+		int empty;
+	} kernels[] = {
+		{ "slab", "SLAB", "6.1.192", "small", false, 0 },
+		{ "slub", "SLUB", "6.1.192", "small", false, 0 },
+		{ "slub-6.12", "SLUB", "6.12.57", "small", false, 1 },
+		{ "slub-7.3", "SLUB", "7.3.1", "small", true, 2 },
+		{ "slab-distro", "SLAB", "6.1.192", "distro", false, 5 },
+		{ "slub-distro", "SLUB", "6.1.192", "distro", false, 9 },
+	};
+	static const long cpus[] = { 2, 8, 64 };
+	char dir[] = "/tmp/slabbench-plot-XXXXXX", log[] = "/tmp/slabbench-plot-log-XXXXXX";
+	struct plot_opts o = { .at = { 2, { 64, 8 } } };
+	cJSON *docs[18], *at8[6];
+	int n = 0, fd = mkstemp(log), nr8 = 0;
+	double r, want;
+	char ci[64] = "", *err;
+
+	if (fd < 0 || !mkdtemp(dir))
+		return;
+	for (size_t c = 0; c < ARRAY_SIZE(cpus); c++) {
+		for (size_t k = 0; k < ARRAY_SIZE(kernels); k++) {
+			struct fixture f = { kernels[k].variant, kernels[k].allocator, cpus[c], 1, 5,
+					     "t0.0s", kernels[k].empty, false };
+			struct fixture_kernel fk = { kernels[k].release, kernels[k].sheaves };
+
+			if (!strcmp(kernels[k].family, "distro") && cpus[c] == 2)
+				continue;
+			docs[n] = fixture_doc_kernel(&f, &fk);
+			cJSON_AddStringToObject(cJSON_GetObjectItem(docs[n], "kernel"),
+						"config_family", kernels[k].family);
+			cJSON_AddStringToObject(cJSON_GetObjectItem(docs[n], "workload"),
+						"upper_bound", "every object held");
+			if (cpus[c] == 8)
+				at8[nr8++] = docs[n];
+			n++;
+		}
+	}
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);
+	CHECK(plot_results((const cJSON *const *)docs, n, dir, &o) == 0, "generations: drawn");
+	fflush(stderr);
+	freopen("/dev/null", "w", stderr);
+	err = read_file(log, NULL);
+	CHECK(gnuplot_quiet(err) && !strstr(err, "warning: plot: memory") &&
+	      !strstr(err, "warning: plot: generations"), "generations: gnuplot has nothing to say");
+	free(err);
+	check_drawn(dir, "generations");
+	check_drawn(dir, "memory-where");
+	/* docs at 8 CPUs: slab, slub, slub-6.12, slub-7.3, slab-distro, slub-distro. */
+	r = gens_ratio(dir, "slub-7.3 (7.3.1, sheaves)", 8, ci, sizeof(ci));
+	want = slab_percpu_mean(at8[3]) / slab_percpu_mean(at8[0]);
+	CHECK(fabs(r - want) < 1e-5 * want,
+	      "generations: 7.3's sheaves at 8 CPUs, x%g of SLAB's Slab + Percpu (x%g)", r, want);
+	{
+		double lo = NAN, hi = NAN;
+
+		CHECK(sscanf(ci, "%lf %lf", &lo, &hi) == 2 && lo < r && r < hi,
+		      "generations: with its 95%% interval around it (%s)", ci);
+	}
+	r = gens_ratio(dir, "slub-distro (6.1.192, CPU slabs and per-CPU partial slabs)", 8, ci,
+		       sizeof(ci));
+	want = slab_percpu_mean(at8[5]) / slab_percpu_mean(at8[4]);
+	CHECK(fabs(r - want) < 1e-5 * want && fabs(r - slab_percpu_mean(at8[5]) /
+						    slab_percpu_mean(at8[0])) > 1e-3,
+	      "generations: a distro SLUB against the distro SLAB (x%g), not the small one", r);
+	CHECK(!isnan(gens_ratio(dir, "slub-6.12 (6.12.57, CPU slabs and per-CPU partial slabs)",
+				2, ci, sizeof(ci))) &&
+	      !isnan(gens_ratio(dir, "slub (6.1.192, CPU slabs and per-CPU partial slabs)", 64, ci,
+				sizeof(ci))) &&
+	      file_lacks(dir, "generations.dat", "\"slab"),
+	      "generations: a line per SLUB variant named by its generation, none for SLAB");
+	CHECK(file_has(dir, "generations.svg", "Slab + Percpu of each SLUB against SLAB of its "
+		       "config, 'memory' workload: an upper bound"),
+	      "generations: the title says the figures are an upper bound");
+	CHECK(file_has(dir, "memory-where.dat", "\"free in CPU slabs\" \"free in per-CPU partial "
+		       "slabs\" \"free in per-CPU arrays\" \"free in shared arrays\" \"free in main "
+		       "sheaves\" \"free in spare sheaves\" \"free in barns' sheaves\"") &&
+	      file_has(dir, "memory-where.dat", "\"sheaves' structures\""),
+	      "generations: memory-where has the sheaves' locations beside the CPU slabs'");
+	CHECK(file_has(dir, "memory-where.dat", "\n\"slub-7.3, 8 CPUs\" ") &&
+	      file_has(dir, "memory-where.dat", "\n\"slab, 64 CPUs\" ") &&
+	      file_lacks(dir, "memory-where.dat", "2 CPUs") &&
+	      file_has(dir, "memory-where.svg", "at 8 and 64 CPUs, 'memory' workload: an upper bound"),
+	      "generations: memory-where at the counts --at chose, fewest first");
+	clean(dir);
+	for (int i = 0; i < n; i++)
+		cJSON_Delete(docs[i]);
+
+	/*
+	 * Three boots a side: the ratio without an interval, and said so;
+	 * then one CPU count: no line to draw.
+	 */
+	for (int i = 0; i < 4; i++) {
+		struct fixture f = { kernels[i % 2].variant, kernels[i % 2].allocator, 2 << (i / 2),
+				     1, 3, "t0.0s", 0, false };
+
+		docs[i] = fixture_doc_kernel(&f, &(struct fixture_kernel){ kernels[i % 2].release,
+									  false });
+	}
+	for (int k = 4; k >= 2; k -= 2) {
+		if (!mkdtemp(strcpy(dir, "/tmp/slabbench-plot-XXXXXX")))
+			return;
+		fflush(stderr);
+		dup2(fd, STDERR_FILENO);
+		CHECK(plot_results((const cJSON *const *)docs, k, dir, &(struct plot_opts){ 0 }) == 0,
+		      "generations: %d runs of three boots drawn", k);
+		fflush(stderr);
+		freopen("/dev/null", "w", stderr);
+		err = read_file(log, NULL);
+		CHECK(gnuplot_quiet(err), "generations: %d runs, gnuplot has nothing to say", k);
+		free(err);
+		if (k == 4)
+			CHECK(!isnan(gens_ratio(dir, "slub (6.1.192, CPU slabs and per-CPU partial slabs)",
+						4, ci, sizeof(ci))) && !strcmp(ci, "? ?") &&
+			      file_has(dir, "generations.svg", "no interval: fewer than 5 boots a side"),
+			      "generations: fewer than 5 boots a side, no interval, and the chart says so");
+		else
+			CHECK(exists(dir, "memory-where", "png") && !exists(dir, "generations", "png"),
+			      "generations: one CPU count, that chart alone skipped");
+		clean(dir);
+	}
+	for (int i = 0; i < 4; i++)
+		cJSON_Delete(docs[i]);
+	close(fd);
+	unlink(log);
 }
 
 /*
@@ -359,6 +577,7 @@ int main(void)
 	test_missing();
 	test_census_charts();
 	test_one_count_bound();
+	test_generations();
 	test_cluster_columns();
 	return check_done();
 }

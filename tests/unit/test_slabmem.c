@@ -12,7 +12,7 @@
 static void test_slub_figures(void)
 {
 	const struct fixture f = { "slub", "SLUB", 1, 1, 1, NULL, 0, false };
-	cJSON *census = fixture_census(&f, 0);
+	cJSON *census = fixture_census(&f, false, 0);
 	struct slabmem m;
 
 	CHECK(slabmem_of(census, &m) == 0, "figures: a SLUB census has them");
@@ -41,7 +41,7 @@ static void test_slub_figures(void)
 static void test_slab_numa(void)
 {
 	const struct fixture f = { "slab", "SLAB", 4, 2, 1, NULL, 0, false };
-	cJSON *census = fixture_census(&f, 0);
+	cJSON *census = fixture_census(&f, false, 0);
 	struct slabmem m;
 	double sum = 0;
 
