@@ -35,6 +35,11 @@ int cmd_plot(int argc, char **argv)
 			 "  generations   Slab + Percpu of each SLUB against SLAB of its config\n"
 			 "                against guest CPUs, a line per variant named with its\n"
 			 "                release and per-CPU design, bars its 95% interval\n"
+			 "  sheaves       the price of per-CPU caching: the memory the sheaves\n"
+			 "                workload's caches hold (census) against instructions per\n"
+			 "                alloc+free pair (sheaves-cost, --accel=cost), a point per\n"
+			 "                sheaf capacity with its refills per 1000 allocations;\n"
+			 "                sheaves-ref's runs give SLAB's and older SLUB's points\n"
 			 "A chart whose data is in no results file is skipped with a message.\n",
 	};
 	struct plot_opts po = { 0 };
