@@ -334,7 +334,6 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 	char *missing_census = xasprintf("no census at '%s' in the results (docs/census.md)", phase);
 	char *missing_at, *title_cpus, *title_where, *title_gens, *workload_cpus, *workload_where;
 	char *at_words, *missing_gens;
-	int sheaf_blocks;
 	struct chart charts[10] = {
 		{ .name = "sizes", .script = "lines.gp",
 		  .missing = "no sizes test in the results (workload default)" },
@@ -415,9 +414,7 @@ int plot_results(const cJSON *const *docs, int n, const char *dir, const struct 
 		plot_memory_cpus(&charts[5], pts, nr_pts);
 	plot_memory_where(&charts[6], pts, nr_pts, &at);
 	lines_chart(&charts[7], docs, runs, n, "sizes", "instructions_per_op", "size", NULL);
-	charts[8].data = plot_sheaves_data(docs, n, &sheaf_blocks);
-	if (charts[8].data)
-		charts[8].vars = xasprintf("nblocks=%d", sheaf_blocks);
+	charts[8].data = plot_sheaves_data(docs, n, &charts[8].vars);
 	plot_generations(&charts[9], pts, nr_pts);
 	for (size_t i = 0; i < ARRAY_SIZE(charts); i++) {
 		struct chart *c = &charts[i];

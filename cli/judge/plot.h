@@ -21,9 +21,10 @@ struct plot_opts {
 int plot_results(const cJSON *const *docs, int n, const char *dir, const struct plot_opts *o);
 
 /*
- * The capacity chart's data, plots/sheaves.gp's blocks, and their number
- * in *@blocks; NULL when the results hold no point to place.
+ * The capacity chart's data, plots/sheaves.gp's blocks, and in *@vars its
+ * panels (the CPU counts) with their first and last blocks; NULL (and
+ * *@vars NULL) when the results hold no point to place.
  */
-char *plot_sheaves_data(const cJSON *const *docs, int n, int *blocks);
+char *plot_sheaves_data(const cJSON *const *docs, int n, char **vars);
 
 #endif

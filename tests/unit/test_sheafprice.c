@@ -87,21 +87,23 @@ static void test_points(const cJSON *const *docs)
 
 static void test_chart_data(const cJSON *const *docs)
 {
-	int blocks = -1;
-	char *d = plot_sheaves_data(docs, 3, &blocks);
+	char *vars = NULL, *d = plot_sheaves_data(docs, 3, &vars);
 
-	CHECK(d && blocks == 1, "sheaves chart: one block, the placed points of slub-7.3 at 8");
+	CHECK(d && vars, "sheaves chart: the placed points of slub-7.3 at 8, and the panels");
 	if (d) {
-		CHECK(strstr(d, "\"slub-7.3, 8 vCPUs\"\n142.7500 ") != NULL,
+		CHECK(strstr(d, "\"slub-7.3\"\n142.7500 ") != NULL,
 		      "sheaves chart: the block's title, then instructions and MiB");
-		CHECK(strstr(d, "\"124, 6.83 refills/1k\"") != NULL,
+		CHECK(strstr(d, "\"124 (6.83)\"") != NULL,
 		      "sheaves chart: the point says its capacity and refills");
 		CHECK(!strstr(d, "no sheaves"),
 		      "sheaves chart: a point without instructions is left out, not placed at 0");
 	}
+	CHECK_STR(vars, "panels=\"8\"; lo=\"0\"; hi=\"0\"",
+		  "sheaves chart: one panel, at 8 vCPUs, of block 0 alone");
 	free(d);
-	d = plot_sheaves_data(docs, 1, &blocks);
-	CHECK(!d && blocks == 0, "sheaves chart: no cost run, nothing to place");
+	free(vars);
+	d = plot_sheaves_data(docs, 1, &vars);
+	CHECK(!d && !vars, "sheaves chart: no cost run, nothing to place");
 	free(d);
 }
 
