@@ -156,7 +156,7 @@ config_values() {
 
 # Where the config came from, as results and reports name it.
 config_base() {
-	local from frags=() f commit
+	local from frags=() f commit ver
 	for f in "${FRAGMENTS[@]}"; do case $f in */*) ;; *) frags+=("$f") ;; esac; done
 	case $KIND in
 	debian) echo "Debian's packaged kernel config"; return ;;
@@ -168,7 +168,14 @@ config_base() {
 		[ -n "$REV" ] || from="$from + uncommitted changes" ;;
 	esac
 	if [ -n "$DISTRO" ]; then
-		echo "Debian's $DISTRO config (linux-config-$DEB $(dpkg-query -W -f='${Version}' "linux-config-$DEB" 2>/dev/null)), modules reduced to the guest's, + vm/config fragments ${frags[*]} ($from)"
+		# A fetched tree's config is the one fetched with its source (one
+		# source package, one version), else the installed package's.
+		if [ -n "$(fetched_suite "$DEB")" ]; then
+			ver=$(cat "$(fetched_root "$DEB")/version")
+		else
+			ver=$(dpkg-query -W -f='${Version}' "linux-config-$DEB" 2>/dev/null)
+		fi
+		echo "Debian's $DISTRO config (linux-config-$DEB $ver), modules reduced to the guest's, + vm/config fragments ${frags[*]} ($from)"
 	elif [ -n "$USER_CONFIG" ]; then
 		echo "$USER_CONFIG${frags[*]:+ + vm/config fragments ${frags[*]}} ($from)"
 	else
