@@ -64,6 +64,26 @@ static void figure(char *out, size_t size, double v, const char *kind)
 	fmt_sig(out, size, v, exact ? 9 : 4, false, "");
 }
 
+/*
+ * Under the cost model, a test whose instruction count has no sample
+ * says why, where its time stands in: never a count left out in silence.
+ */
+static void missing_count(struct strbuf *b, const cJSON *test)
+{
+	const cJSON *m = cJSON_GetArrayItem(test_metrics(test), 0);
+	char *name = m ? cost_metric_name(m->string, COST_INSNS) : NULL, *why, *line;
+	const cJSON *absent = name ? test_absent_metric(test, name) : NULL;
+
+	if (absent && !test_metric(test, name)) {
+		why = cost_rejected_words(absent);
+		line = xasprintf("%s: no count, %s", name, why ? why : "no window was kept");
+		sb_wrap(b, 4, 6, 78, line);
+		free(line);
+		free(why);
+	}
+	free(name);
+}
+
 char *run_summary(const cJSON *doc)
 {
 	struct run_id *id = run_ids(NULL, &doc, 1);
@@ -113,6 +133,8 @@ char *run_summary(const cJSON *doc)
 		for (const char *l = first + 1; *l; l += strcspn(l, "\n") + 1)
 			sb_addf(&b, "  %.*s\n", (int)strcspn(l, "\n"), l);
 		free(w.s);
+		if (cost)
+			missing_count(&b, test);
 	}
 	for (int t = 0; t < nt; t++)
 		free(names[t]);

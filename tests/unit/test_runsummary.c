@@ -109,6 +109,16 @@ static void test_cost(void)
 
 			cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(v, 3));
 		}
+		/* The batch test's windows were all entered by a context switch. */
+		m = cJSON_AddObjectToObject(
+			cJSON_AddObjectToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"),
+								   1), "absent_metrics"),
+			"alloc_instructions_per_op");
+		cJSON_AddArrayToObject(m, "samples");
+		m = cJSON_AddObjectToObject(m, "rejected");
+		cJSON_AddNumberToObject(m, "windows", 15);
+		cJSON_AddNumberToObject(m, "switched", 15);
+		cJSON_AddNumberToObject(m, "loop_switched", 0);
 		s = run_summary(doc);
 	}
 	CHECK(s && strstr(s, ", 5 boots, cost model (TCG plugin): instructions are exact counts, "
@@ -122,6 +132,11 @@ static void test_cost(void)
 	l = s ? line_of(s, "batch ") : NULL;
 	CHECK(l && strstr(l, " alloc_ns_per_op (ns) ") && !strcmp(l + strlen(l) - 9, " emulated"),
 	      "cost: a test without counts shows its time, marked emulated: %s", l ? l : "(none)");
+	free(l);
+	l = s ? line_of(s, "alloc_instructions_per_op: ") : NULL;
+	CHECK(l && strstr(l, "alloc_instructions_per_op: no count, all 15 windows rejected") &&
+	      strstr(s, "a context\n      switch entered them (15 the sample's window"),
+	      "cost: a count with no window kept says why under its test: %s", l ? l : "(none)");
 	free(l);
 	free(s);
 	cJSON_Delete(doc);
