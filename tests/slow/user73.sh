@@ -90,10 +90,12 @@ a=$(insns "$TMP/mine-7.3.cost.json") b=$(insns "$TMP/mine-7.3-pause.cost.json")
 check "the pause costs exactly one instruction per alloc+free pair ($a, then $b)" \
 	awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b - a > 0.9995 && b - a < 1.0005) }'
 "$SB" compare "$TMP/mine-7.3.cost.json" "$TMP/mine-7.3-pause.cost.json" >"$TMP/compare.out" 2>&1
-grep -A2 instructions_per_op "$TMP/compare.out" | sed 's/^/# /'
-check "compare: instructions per op, both exact figures, worse" \
-	bash -c "grep -A2 instructions_per_op '$TMP/compare.out' | tr -s ' \n' '  ' |
-		grep -F '$a' | grep -F '$b' | grep -q worse"
+grep -A1 "^instructions_per_op " "$TMP/compare.out" | sed 's/^/# /'
+# Its row: kind, base value, wIQR, new value, change, ..., mark.
+read -r -a row <<<"$(grep -A1 '^instructions_per_op ' "$TMP/compare.out" | tail -n 1)"
+check "compare: exact counts, each side's, one more, worse" \
+	test "${row[0]} ${row[1]} ${row[3]} ${row[4]} ${row[-1]}" = \
+	"exact $(printf %.2f "$a") $(printf %.2f "$b") +1 *worse"
 
 start=$SECONDS
 "$SB" bisect --tree="$L" --good="$base" --bad="$edit" --alloc-config="base alloc-slub-6.12" \
@@ -102,8 +104,8 @@ start=$SECONDS
 echo "# bisect: $((SECONDS - start)) s"
 check "bisect names the second commit" grep -qx "$edit is the first bad commit" "$TMP/bisect.out"
 [ -f "$TMP/bisect/report.txt" ] || tail -n 30 "$TMP/bisect.err"
-check "the report's subject names the commit in mm/slub" \
-	grep -q "^Subject: \[slabbench\] \[mm/slub\] ${edit:0:12}: .* regression$" "$TMP/bisect/report.txt"
+check "the report's subject names the commit" \
+	grep -q "^Subject: \[slabbench\] .*${edit:0:12}: .* regression$" "$TMP/bisect/report.txt"
 tree_state >"$TMP/after"
 check "the user's tree is only read" cmp -s "$TMP/before" "$TMP/after"
 
