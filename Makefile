@@ -3,8 +3,8 @@
 #   make          the slabbench program and the guest agent (build/)
 #   make test     host unit tests (ASan + UBSan) and end-to-end tests in QEMU
 #   make test-slow the slow guests: debug kernels (KASAN, kmemleak, lockdep), A/A on
-#                  default, user trees, bisect and the watcher, a local
-#                  Slurm cluster and distcc (tests/slow)
+#                  default, user trees (6.12, 7.3), bisect and the watcher,
+#                  a local Slurm cluster and distcc (tests/slow)
 #   make demo     build the SLAB and SLUB guests, run the whole catalogue on
 #                 both, print the report of SLUB against SLAB and draw the
 #                 charts
