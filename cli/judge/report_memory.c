@@ -319,6 +319,12 @@ static const struct figure census_rows[] = {
 	{ "Slab+Percpu", offsetof(struct slabmem, slab_percpu) },
 };
 
+/* Below a table's heading: the variants its "base" and "new" columns stand for. */
+static void name_sides(struct strbuf *b, const char *base, const char *new)
+{
+	sb_addf(b, "  base: %s\n  new: %s\n", base, new);
+}
+
 /*
  * The census table's heading, its two figure columns *@width wide: the
  * variants' names where they fit in a 72-column line (9 characters), else
@@ -334,7 +340,7 @@ static void census_heading(struct strbuf *b, const char *base, const char *new, 
 	sb_addf(b, "\n  %5s %7s %5s  %-12s%*s %*s %6s %s\n", "CPUs", "caches", "boots", "figure",
 		*width, fit ? base : "base", *width, fit ? new : "new", "ratio", "95% CI");
 	if (!fit)
-		sb_addf(b, "  base: %s\n  new: %s\n", base, new);
+		name_sides(b, base, new);
 }
 
 /*
@@ -624,9 +630,10 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 			      const cJSON *const *docs, const char *phase)
 {
 	struct cache_bytes *rows = NULL;
-	int nr = 0, boots[2] = { 0, 0 }, width = 10;
+	int nr = 0, boots[2] = { 0, 0 }, width = 10, longest = 0;
 	double shown = 0, all = 0;
 	char *head, mib[32];
+	bool fit;
 
 	for (int r = 0; r < 2; r++) {
 		for (int i = 0; i < run_nr_boots(docs[r]); i++) {
@@ -670,8 +677,12 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 	}
 	qsort(rows, nr, sizeof(*rows), by_difference);
 	for (int r = 0; r < 2; r++)
-		if ((int)strlen(c->runs[r].label) > width)
-			width = strlen(c->runs[r].label);
+		if ((int)strlen(c->runs[r].label) > longest)
+			longest = strlen(c->runs[r].label);
+	/* The names as the columns' heads where a line keeps to the width, as census_heading. */
+	fit = 2 + 24 + 1 + 2 * (longest + 1) + 9 <= REPORT_WIDTH;
+	if (fit && longest > width)
+		width = longest;
 	head = xasprintf("The caches whose slab pages differ most at '%s' (MiB, means over %d "
 			 "and %d boots; a cache that a kernel merges into another is counted "
 			 "under the name it shows, and - is a cache that side lacks); under "
@@ -682,8 +693,10 @@ static void cache_differences(struct strbuf *b, const struct comparison *c,
 	sb_addf(b, "\n");
 	sb_wrap(b, 2, 2, REPORT_WIDTH, head);
 	free(head);
-	sb_addf(b, "\n  %-24s %*s %*s %9s\n", "cache", width, c->runs[0].label, width,
-		c->runs[1].label, "change");
+	sb_addf(b, "\n  %-24s %*s %*s %9s\n", "cache", width, fit ? c->runs[0].label : "base",
+		width, fit ? c->runs[1].label : "new", "change");
+	if (!fit)
+		name_sides(b, c->runs[0].label, c->runs[1].label);
 	for (int j = 0; j < nr && j < MAX_CACHE_ROWS; j++) {
 		double d = rows[j].bytes[1] - rows[j].bytes[0];
 

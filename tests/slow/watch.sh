@@ -7,13 +7,17 @@
 # watch finds the regression, bisects it to that commit, and writes one
 # mail, To and Cc from the tree's get_maintainer.pl and MAINTAINERS, with
 # a subject naming the commit, sent to an SMTP sink on 127.0.0.1 that the
-# test starts and stops. A second call sends nothing again; a commit
-# that does not build is recorded, not reported; the mail's reproducer
-# runs as it is and reproduces the regression.
+# test starts and stops. A second call sends nothing again. The series
+# is then dropped from the branch (good against the regressed tip) and
+# merged back, as linux-next drops and takes back a tree: the same
+# regression, bisected to the same commit, is found reported in the
+# state and not mailed again; a new one, in kmem_cache_free(), is. A
+# commit that does not build is recorded, not reported; the first mail's
+# reproducer runs as it is and reproduces the regression.
 . tests/e2e/lib.sh
 
-# 12 here and the Python checks' 10 of each of the two copies of the mail.
-plan 32
+# 19 here and the Python checks' 10 of each of the two copies of the mail.
+plan 39
 
 L=$TMP/linux
 G=(git -C "$L" -c user.name=slabbench -c user.email=slabbench@example.org)
@@ -104,7 +108,7 @@ checks = {
     "the subject names tree, commit and title": subject.startswith("[slabbench] [linux:master] %s (\"mm/slub: spin a little in kmem_cache_alloc()\"): " % slow[:12]),
     "the subject names a regression with its size": subject.endswith("% regression") and "+" in subject,
     "it has a Message-Id": m["Message-Id"].startswith("<"),
-    "attachments: config.diff, configs, reproduce.sh, results": sorted(names) == sorted(["config.diff", "config-base.gz", "config-new.gz", "reproduce.sh", "results-base.json.gz", "results-new.json.gz"]),
+    "attachments: report, comparison, config.diff, configs, reproduce.sh, results": sorted(names) == sorted(["report.txt", "compare.txt", "config.diff", "config-base.gz", "config-new.gz", "reproduce.sh", "results-base.json.gz", "results-new.json.gz"]),
     "the body has the tags": "| Reported-by: slabbench watch <watch@example.org>" in body,
     "the body names the commit": slow[:12] in body,
 }
@@ -126,18 +130,71 @@ echo "# watch 3 (nothing new): $((SECONDS - start)) s"
 check "watch 3: nothing new, nothing sent" \
 	bash -c "grep -q 'nothing new' '$TMP/w3.out' && [ ! -f '$TMP/sink/2.eml' ]"
 
+# The series dropped: the tip is faster than the last good (regressed)
+# commit, which is no regression.
+regressed=$("${G[@]}" rev-parse HEAD)
+"${G[@]}" reset -q --hard HEAD~3
+# Another file than the series touches: the merge below is clean.
+echo "A line that builds nothing." >>"$L/README"
+"${G[@]}" commit -qam "README: a change while the series is out"
+dropped=$("${G[@]}" rev-parse HEAD)
+start=$SECONDS
+sbwatch >"$TMP/w4.out" 2>"$TMP/w4.err"
+echo "# watch 4 (the series dropped): $((SECONDS - start)) s"
+check "watch 4: the branch without the series is good against the regressed tip" \
+	grep -q "^watch: ${dropped:0:12} is good against ${regressed:0:12}" "$TMP/w4.out"
+grep -q "is good" "$TMP/w4.out" || { cat "$TMP/w4.out"; tail -n 30 "$TMP/w4.err"; }
+
+# The series merged back: its regression is the one mailed already.
+"${G[@]}" merge -q --no-ff -m "Merge the slab series again" "$regressed"
+merged=$("${G[@]}" rev-parse HEAD)
+start=$SECONDS
+sbwatch >"$TMP/w5.out" 2>"$TMP/w5.err"
+echo "# watch 5 (the series merged back): $((SECONDS - start)) s"
+check "watch 5: the regression is bisected to the same commit, reported already" \
+	grep -q "^watch: ${slow:0:12} was reported already" "$TMP/w5.out"
+grep -q "reported already" "$TMP/w5.out" || { cat "$TMP/w5.out"; tail -n 30 "$TMP/w5.err"; }
+check "watch 5: no second mail written or sent" \
+	bash -c "[ \$(ls '$TMP'/state/outbox/*.mbox | wc -l) -eq 1 ] && [ ! -f '$TMP/sink/2.eml' ]"
+check "watch 5: the state holds the one report; the merge is the regressed level" \
+	jqt "$TMP/state/watch.json" "(.reported | length == 1 and .[0].commit == \"$slow\") and
+		.commits[-1].commit == \"$merged\" and .commits[-1].verdict == \"regressed\" and
+		.last_good == \"$merged\""
+
+# A new regression on top: mailed.
+sed -i '/^void kmem_cache_free(struct kmem_cache \*s, void \*x)$/,/^}$/{
+	s/^{$/{\n\tint i;\n\n\tfor (i = 0; i < 64; i++)\n\t\tbarrier();/
+}' "$L/mm/slub.c"
+"${G[@]}" commit -qam "mm/slub: spin a little in kmem_cache_free()"
+slow2=$("${G[@]}" rev-parse HEAD)
+start=$SECONDS
+sbwatch >"$TMP/w6.out" 2>"$TMP/w6.err"
+echo "# watch 6 (a new regression): $((SECONDS - start)) s"
+check "watch 6: a new regression is bisected to its commit" \
+	grep -q "^watch: ${slow2:0:12} is the first bad commit" "$TMP/w6.out"
+grep -q "is the first bad commit" "$TMP/w6.out" || { cat "$TMP/w6.out"; tail -n 30 "$TMP/w6.err"; }
+check "watch 6: and mailed: a second mail in the outbox, a second message sent" \
+	bash -c "[ \$(ls '$TMP'/state/outbox/*.mbox | wc -l) -eq 2 ] && [ -f '$TMP/sink/2.eml' ] && [ ! -f '$TMP/sink/3.eml' ]"
+# The subject is folded at 72 columns: read it as the parser does.
+check "watch 6: the second message's subject names the new commit" \
+	python3 -c 'import email, sys
+s = " ".join(str(email.message_from_binary_file(open(sys.argv[1], "rb"))["Subject"]).split())
+sys.exit(sys.argv[2][:12] + " (\"mm/slub: spin a little in kmem_cache_free()\")" not in s)' \
+	"$TMP/sink/2.eml" "$slow2"
+
 echo "int this is not C;" >>"$L/mm/slub.c"
 "${G[@]}" commit -qam "mm/slub: a change that does not build"
 broken=$("${G[@]}" rev-parse HEAD)
 start=$SECONDS
-sbwatch >"$TMP/w4.out" 2>"$TMP/w4.err"
+sbwatch >"$TMP/w7.out" 2>"$TMP/w7.err"
 rc=$?
-echo "# watch 4 (a commit that does not build): $((SECONDS - start)) s"
-check "watch 4: the broken commit is recorded, exit 0" \
+echo "# watch 7 (a commit that does not build): $((SECONDS - start)) s"
+check "watch 7: the broken commit is recorded, exit 0" \
 	bash -c "[ $rc -eq 0 ] && jq -e '.commits[] | select(.commit == \"$broken\") | .verdict == \"broken\"' '$TMP/state/watch.json' >/dev/null"
-check "watch 4: nothing mailed or sent for it" \
-	bash -c "[ \$(ls '$TMP'/state/outbox/*.mbox | wc -l) -eq 1 ] && [ ! -f '$TMP/sink/2.eml' ]"
-check "watch 4: reported once in the state" jqt "$TMP/state/watch.json" '.reported | length == 1'
+check "watch 7: nothing mailed or sent for it" \
+	bash -c "[ \$(ls '$TMP'/state/outbox/*.mbox | wc -l) -eq 2 ] && [ ! -f '$TMP/sink/3.eml' ]"
+check "watch 7: two regressions reported in the state, each once" \
+	jqt "$TMP/state/watch.json" "[.reported[].commit] == [\"$slow\", \"$slow2\"]"
 
 # The reproducer from the mail, as it is: the kernels are cached by now.
 start=$SECONDS

@@ -304,15 +304,9 @@ static void test_census_residuals(void)
  * side that lacks it; every cache's change agrees with the census's own
  * page totals plus that cache.
  */
-static void test_cache_differences(void)
+/* Adds the cache "only-new", 512 pages, to each boot of the second of @docs; @total their pages. */
+static void add_only_new(cJSON *const *docs, double *total)
 {
-	const struct fixture fs[] = {
-		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
-	};
-	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
-	double total[2] = { 0, 0 };
-	char *want, *text;
-
 	for (int r = 0; r < 2; r++) {
 		for (int b = 0; b < 2; b++) {
 			cJSON *census = (cJSON *)boot_census(docs[r], b, "after"), *only;
@@ -326,6 +320,18 @@ static void test_cache_differences(void)
 			cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(census, "caches"), only);
 		}
 	}
+}
+
+static void test_cache_differences(void)
+{
+	const struct fixture fs[] = {
+		{ "slab", "SLAB", 2, 1, 2, NULL, 0, false }, { "slub", "SLUB", 2, 1, 2, NULL, 0, false },
+	};
+	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+	double total[2] = { 0, 0 };
+	char *want, *text;
+
+	add_only_new(docs, total);
 	text = report_of(docs);
 	CHECK(says(text, "The caches whose slab pages differ most at 'after' (MiB, means over 2 "
 		   "and 2 boots;") && says(text, "cache slab slub change only-new - 2.00 +2.00 "),
@@ -335,6 +341,39 @@ static void test_cache_differences(void)
 	CHECK(says(text, want), "census report: '%s', as the census's page totals give it", want);
 	free(want);
 	free(text);
+	cJSON_Delete(docs[0]);
+	cJSON_Delete(docs[1]);
+}
+
+/*
+ * Bisect's variants, bisect-COMMIT, are names too long for two columns in
+ * 72: the table heads them "base" and "new" and names them below.
+ */
+static void test_cache_differences_long_names(void)
+{
+	static const char *const paths[] = { "a.json", "b.json" };
+	const struct fixture fs[] = {
+		{ "bisect-07044709954b", "SLUB", 2, 1, 2, NULL, 0, false },
+		{ "bisect-9d09a92d2e6c", "SLUB", 2, 1, 2, NULL, 0, false },
+	};
+	cJSON *docs[] = { fixture_doc(&fs[0]), fixture_doc(&fs[1]) };
+	struct comparison c = { 0 };
+	double total[2] = { 0, 0 };
+	char *text = NULL, *line, *save = NULL;
+	int over = 0;
+
+	add_only_new(docs, total);
+	if (!compare_build(&c, paths, (const cJSON *const *)docs, 2, 0.05, NULL, NULL))
+		text = report_text(&c, (const cJSON *const *)docs, 2, NULL);
+	CHECK(says(text, "cache base new change base: bisect-07044709954b new: "
+		   "bisect-9d09a92d2e6c only-new - 2.00 +2.00"),
+	      "cache differences: long names head their columns as base and new, named below");
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		over += strlen(line) > REPORT_WIDTH;
+	CHECK(text && !over, "cache differences: no line over 72 bytes with long names (%d are)",
+	      over);
+	free(text);
+	compare_free(&c);
 	cJSON_Delete(docs[0]);
 	cJSON_Delete(docs[1]);
 }
@@ -485,6 +524,7 @@ int main(void)
 	test_possible_cpus();
 	test_census_residuals();
 	test_cache_differences();
+	test_cache_differences_long_names();
 	test_note_once();
 	test_below_zero();
 	test_bound();
