@@ -66,11 +66,18 @@ check "the twin loop costs instructions of its own (the harness's, taken out)" \
 	jqt "$out" '[.tests[].metrics.instructions_per_op.loop[] | . >= 5] | all'
 check "times are net of the twin too, gross beside them" \
 	jqt "$out" '[.tests[].metrics.ns_per_op | .gross[0] > .samples[0]] | all'
+# The module counts a sample's interrupts over its timed span, which is
+# the plugin's window and the clock reads around it: an interrupt in
+# those reads is the module's alone. Which sample takes one moves with
+# the module's code, since every tick lands where the instructions
+# before it put it.
 for v in slab slub; do
-	# shellcheck disable=SC2016 # $t is jq's
-	check "$v: the plugin left out as many deliveries as the module counted interrupts" \
-		jqt "$TMP/${v}1.json" '[.tests[] | . as $t | $t.metrics.ns_per_op.irqs ==
-			[$t.extra.cost_windows[][] | .intr]] | all'
+	# shellcheck disable=SC2016 # $t, $m, $p and $d are jq's
+	check "$v: the plugin left out every delivery the module counted, bar at most one a boot in the clock reads" \
+		jqt "$TMP/${v}1.json" '[.tests[] | . as $t | $t.metrics.ns_per_op.irqs as $m |
+			[$t.extra.cost_windows[][] | .intr] as $p |
+			[range($m | length) as $i | $m[$i] - $p[$i]] as $d |
+			($d | all(. == 0 or . == 1)) and ($d | add) <= ($t.extra.cost_windows | length)] | all'
 done
 check "and windows did take interrupts (a tick every 4 ms)" \
 	jqt "$out" '[.tests[].extra.cost_windows[0][] | .intr] | add > 0'
