@@ -26,7 +26,10 @@ patches=(vm/patches/*/*.patch)
 if [ -f "${patches[0]}" ]; then
 	"$cp" --no-tree --quiet -f "${patches[@]}" || status=1
 	scratch=$(mktemp -d)
-	cp "${patches[@]}" "$scratch/"
+	# Each series numbers its patches from 0001: the folder keeps them apart.
+	for p in "${patches[@]}"; do
+		cp "$p" "$scratch/$(basename "$(dirname "$p")")-$(basename "$p")"
+	done
 	(cd "$scratch" && "$cp" --no-tree --quiet ./*.patch) || status=1
 	rm -rf "$scratch"
 fi

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The slab census (docs/census.md): its text read strictly into the JSON
- * that results store, and the identities a reader relies on, checked.
+ * that results store (census.c), and the identities a reader relies on,
+ * checked (census_check.c).
  */
 #ifndef SLABBENCH_CENSUS_H
 #define SLABBENCH_CENSUS_H
@@ -24,6 +25,9 @@ cJSON *census_parse(const char *text, char **err);
  */
 #define CENSUS_NR_FREE 11
 extern const char *const census_free_fields[CENSUS_NR_FREE];
+
+/* The K of a "slabs_oK" key (no leading zero, at most 20); -1 for another key. */
+int census_slab_order(const char *key);
 
 /*
  * The identities of docs/census.md over census_parse()'s @census, and
