@@ -4,15 +4,15 @@
  * robot follows one. Each new tip is built, booted and run (the cost
  * model by default: exact counts, one boot) and compared with the last
  * good commit's results; a regression beyond the threshold is bisected
- * (slabbench bisect), and the mail of the first bad commit is written
+ * (bisect.c), and the mail of the first bad commit is written
  * into an outbox, and sent if asked. What was tested and what was
  * reported is kept in STATE/watch.json: a regression is mailed once, a
  * commit that does not build or boot is recorded and not retried.
  */
 #define _GNU_SOURCE
+#include "bisect.h"
 #include "commands.h"
 #include "compare.h"
-#include "guestopts.h"
 #include "json.h"
 #include "options.h"
 #include "regmail.h"
@@ -91,42 +91,24 @@ out:
 	return ret;
 }
 
-/* slabbench bisect of good..bad on @metric into @dir; 0 when it named a first bad commit. */
+/* good..bad bisected on @metric into @dir; 0 when it named a first bad commit. */
 static int bisect(const struct watch *w, const char *good, const char *bad, const char *metric,
 		  const char *dir)
 {
-	char *self = self_exe(), **vm = guest_opts_argv(&w->r.vm), *args[32], *out = NULL;
-	char *opt[12];
-	int n = 0, k = 0, ret;
+	struct bisect b = {
+		.good = good, .bad = bad, .metric = metric, .threshold = w->threshold, .r = w->r,
+	};
+	struct bisect_found found = { 0 };
+	int ret = -1;
 
-	if (!self) {
-		options_argv_free(vm);
-		return error("watch: /proc/self/exe: %s", strerror(errno));
+	b.r.cmd = "bisect";
+	b.r.dir = dir;
+	if (!mkdir_p(dir) && !bisect_start(&b, w->r.tree) && !bisect_find(&b, &found)) {
+		bisect_print(&b, &found);
+		ret = bisect_report(&b, &found);
 	}
-	args[n++] = self;
-	args[n++] = "bisect";
-	args[n++] = opt[k++] = xasprintf("--tree=%s", w->r.tree);
-	args[n++] = opt[k++] = xasprintf("--good=%s", good);
-	args[n++] = opt[k++] = xasprintf("--bad=%s", bad);
-	args[n++] = opt[k++] = xasprintf("--alloc-config=%s", w->r.alloc_config);
-	args[n++] = opt[k++] = xasprintf("--workload=%s", w->r.workload);
-	args[n++] = opt[k++] = xasprintf("--metric=%s", metric);
-	args[n++] = opt[k++] = xasprintf("--threshold=%.17g", w->threshold);
-	/* Every guest option, as the table writes them: none can be left behind. */
-	for (char **a = vm; *a; a++)
-		args[n++] = *a;
-	args[n++] = opt[k++] = xasprintf("--boots=%ld", w->r.boots);
-	args[n++] = opt[k++] = xasprintf("--output=%s", dir);
-	args[n] = NULL;
-	ret = run_capture(args, &out, NULL);
-	if (out)
-		fputs(out, stdout);
-	free(out);
-	for (int i = 0; i < k; i++)
-		free(opt[i]);
-	options_argv_free(vm);
-	free(self);
-	return ret ? error("watch: slabbench bisect of %.12s..%.12s failed (see %s)", good, bad,
+	free(found.first);
+	return ret ? error("watch: the bisection of %.12s..%.12s failed (see %s)", good, bad,
 			   dir) : 0;
 }
 
