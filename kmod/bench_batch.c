@@ -175,8 +175,8 @@ static void batch_out(struct sb_ctx *ctx, struct batch *b, const char *name)
 	struct sb_out *out = ctx->out;
 
 	sb_out_sheaf_capacity(out, name);
-	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"bytes_held\":%llu,",
-		  kmem_cache_size(b->cache), b->count * kmem_cache_size(b->cache));
+	sb_out_cache(out, b->cache);
+	sb_rec_u64(out, "bytes_held", b->count * kmem_cache_size(b->cache));
 	sb_out_alloc_free(out, b->samples);
 }
 
@@ -229,11 +229,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_batch = {
-	.name = "batch",
-	.desc = "count allocations, then count frees in lifo, fifo or random order, from a private cache",
-	.params = batch_params,
-	.nr_params = ARRAY_SIZE(batch_params),
-	.run = batch_run,
-	.selftest = "count=4000 order=random repeats=2",
-};
+SB_DEFINE_BENCH(batch,
+		"count allocations, then count frees in lifo, fifo or random order, from a private cache",
+		batch_params, batch_run, "count=4000 order=random repeats=2");

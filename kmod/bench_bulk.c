@@ -232,9 +232,11 @@ static int bulk_pinned(void *arg)
 static void bulk_label(struct sb_out *out, u32 idx, const void *arg)
 {
 	const struct bulk *b = arg;
+	char at[32];
 
-	sb_printf(out, "\"bulk=%u,api=%s\"", bulk_at(b, idx / API_NR),
-		  bulk_apis[idx % API_NR]);
+	snprintf(at, sizeof(at), "bulk=%u,api=%s", bulk_at(b, idx / API_NR),
+		 bulk_apis[idx % API_NR]);
+	sb_rec_str(out, NULL, at);
 }
 
 static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
@@ -243,24 +245,20 @@ static void bulk_out(struct sb_ctx *ctx, struct bulk *b)
 	struct sb_out *out = ctx->out;
 	unsigned int k, api, p;
 
-	sb_printf(out, "\"cache_merged\":false,\"fresh_cache_per_sample\":true,");
+	sb_rec_bool(out, "cache_merged", false);
+	sb_rec_bool(out, "fresh_cache_per_sample", true);
 	sb_out_samples_order(out, b->samples, bulk_label, b);
-	sb_printf(out, "\"object_size\":%u,", b->object_size);
+	sb_rec_u64(out, "object_size", b->object_size);
 	/* Of the first point's loop of single calls. */
 	sb_out_loop_overhead(out, b->samples);
-	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < b->nr_bulks; k++) {
 		at[0].num = bulk_at(b, k);
 		for (api = 0; api < API_NR; api++) {
 			at[1].str = bulk_apis[api];
 			p = k * API_NR + api;
-			sb_out_clock(out, !p, "ns_per_obj", at, b->samples,
-				     SB_NS, p);
-			sb_out_clock(out, false, "cycles_per_obj", at,
-				     b->samples, SB_CYCLES, p);
+			sb_out_clocks(out, "obj", at, b->samples, p);
 		}
 	}
-	sb_printf(out, "}");
 }
 
 static int bulk_run(struct sb_ctx *ctx)
@@ -308,11 +306,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_bulk = {
-	.name = "bulk",
-	.desc = "kmem_cache_alloc_bulk/free_bulk against a loop of single calls, bulks of 1 to max_bulk",
-	.params = bulk_params,
-	.nr_params = ARRAY_SIZE(bulk_params),
-	.run = bulk_run,
-	.selftest = "objects=1024 max_bulk=64 repeats=2",
-};
+SB_DEFINE_BENCH(bulk,
+		"kmem_cache_alloc_bulk/free_bulk against a loop of single calls, bulks of 1 to max_bulk",
+		bulk_params, bulk_run, "objects=1024 max_bulk=64 repeats=2");

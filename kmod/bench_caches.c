@@ -393,23 +393,21 @@ static void caches_output(struct sb_ctx *ctx, struct caches_run *r)
 	m[3] = bytes * 1000;
 
 	snprintf(name, sizeof(name), CACHES_NAME_FMT, 0);
-	sb_printf(out, "\"caches\":%u,\"cpus\":%u,\"first_cache\":\"%s\",",
-		  r->nr_caches, r->nr_cpus, name);
+	sb_rec_u64(out, "caches", r->nr_caches);
+	sb_rec_u64(out, "cpus", r->nr_cpus);
+	sb_rec_str(out, "first_cache", name);
 	sb_out_sheaf_capacity(out, name);
 	snprintf(name, sizeof(name), CACHES_NAME_FMT, r->nr_caches - 1);
-	sb_printf(out, "\"last_cache\":\"%s\",\"cache_merged\":false,",
-		  name);
+	sb_rec_str(out, "last_cache", name);
+	sb_rec_bool(out, "cache_merged", false);
 	if (ctx->val[P_SET_CPU_PARTIAL])
-		sb_printf(out, "\"cpu_partial_set\":%llu,", ctx->val[P_CPU_PARTIAL]);
-	sb_printf(out, "\"held\":%s,\"slab_pages_grown\":%ld,",
-		  ctx->val[P_HOLD] ? "true" : "false",
-		  sb_slab_pages() - r->slab_base);
-	sb_printf(out, "\"metrics\":{");
-	sb_out_metric(out, true, "objects_allocated", "objects", true, &m[0], 1);
-	sb_out_metric(out, false, "objects_freed", "objects", true, &m[1], 1);
-	sb_out_metric(out, false, "live_objects", "objects", true, &m[2], 1);
-	sb_out_metric(out, false, "live_bytes", "bytes", true, &m[3], 1);
-	sb_printf(out, "}");
+		sb_rec_u64(out, "cpu_partial_set", ctx->val[P_CPU_PARTIAL]);
+	sb_rec_bool(out, "held", ctx->val[P_HOLD]);
+	sb_rec_s64(out, "slab_pages_grown", sb_slab_pages() - r->slab_base);
+	sb_out_metric(out, "objects_allocated", "objects", true, &m[0], 1);
+	sb_out_metric(out, "objects_freed", "objects", true, &m[1], 1);
+	sb_out_metric(out, "live_objects", "objects", true, &m[2], 1);
+	sb_out_metric(out, "live_bytes", "bytes", true, &m[3], 1);
 }
 
 static int caches_run(struct sb_ctx *ctx)
@@ -451,16 +449,11 @@ static int caches_run(struct sb_ctx *ctx)
 	return 0;
 }
 
-const struct sb_bench sb_bench_caches = {
-	.name = "caches",
-	.desc = "many private caches, objs objects of each allocated on every CPU, a random free_pct percent then freed on another CPU; held for the census with hold=1",
-	.params = caches_params,
-	.nr_params = ARRAY_SIZE(caches_params),
-	.run = caches_run,
-	/*
-	 * Few caches: each one created and destroyed leaves slabs of its
-	 * sysfs and debugfs nodes partly used in caches that settling does
-	 * not shrink (on slub-debug, 20 caches left 39 to 127 pages).
-	 */
-	.selftest = "caches=4 objs=4 free_pct=50",
-};
+/*
+ * A self-test of few caches: each one created and destroyed leaves slabs
+ * of its sysfs and debugfs nodes partly used in caches that settling does
+ * not shrink (on slub-debug, 20 caches left 39 to 127 pages).
+ */
+SB_DEFINE_BENCH(caches,
+		"many private caches, objs objects of each allocated on every CPU, a random free_pct percent then freed on another CPU; held for the census with hold=1",
+		caches_params, caches_run, "caches=4 objs=4 free_pct=50");

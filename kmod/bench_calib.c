@@ -117,21 +117,13 @@ static int calib_run(struct sb_ctx *ctx)
 	ret = sb_run_on_cpu(ctx->val[P_CPU], calib_pinned, &c);
 	if (ret)
 		goto out;
-	sb_printf(ctx->out, "\"ops_per_window\":%llu,\"metrics\":{", ops);
-	sb_out_clock(ctx->out, true, "ns_per_op", NULL, c.samples, SB_NS, 0);
-	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, c.samples,
-		     SB_CYCLES, 0);
-	sb_printf(ctx->out, "}");
+	sb_rec_u64(ctx->out, "ops_per_window", ops);
+	sb_out_clocks(ctx->out, "op", NULL, c.samples, 0);
 out:
 	kvfree(c.buf);
 	return ret;
 }
 
-const struct sb_bench sb_bench_calib = {
-	.name = "calib",
-	.desc = "known-answer windows for the cost model: a 2-instruction loop, or strided reads of a buffer",
-	.params = calib_params,
-	.nr_params = ARRAY_SIZE(calib_params),
-	.run = calib_run,
-	.selftest = "iters=1000 repeats=2",
-};
+SB_DEFINE_BENCH(calib,
+		"known-answer windows for the cost model: a 2-instruction loop, or strided reads of a buffer",
+		calib_params, calib_run, "iters=1000 repeats=2");

@@ -197,6 +197,19 @@ static int fastpath_pinned(void *arg)
 	return ret;
 }
 
+/* What the known slowdown did, for the host to judge it by (not by time). */
+static void fastpath_out_extra(struct sb_out *out, const struct fastpath *f)
+{
+	sb_rec_u64(out, "extra_ns", sb_extra_ns);
+	sb_rec_u64(out, "extra_loops", f->extra_loops);
+	sb_rec_u64(out, "spin_ps", f->spin_ps);
+	sb_rec_u64(out, "calib_spins", SPIN_CALIBRATION);
+	sb_rec_u64(out, "calib_best_ns", f->calib_best_ns);
+	sb_rec_u64(out, "calib_timings", f->calib_timings);
+	sb_rec_u64(out, "extra_pairs", f->extra_pairs);
+	sb_rec_u64(out, "extra_spins", f->extra_spins);
+}
+
 static int fastpath_run(struct sb_ctx *ctx)
 {
 	struct fastpath f = {
@@ -221,34 +234,20 @@ static int fastpath_run(struct sb_ctx *ctx)
 					       &f.cache);
 		if (ret)
 			goto out;
-		sb_printf(ctx->out, "\"cache_merged\":false,");
+		sb_rec_bool(ctx->out, "cache_merged", false);
 	}
 	ret = sb_run_on_cpu(ctx->val[P_CPU], fastpath_pinned, &f);
 	if (ret)
 		goto out;
-	if (sb_extra_ns) {
-		sb_printf(ctx->out, "\"extra_ns\":%u,\"extra_loops\":%llu,\"spin_ps\":%llu,",
-			  sb_extra_ns, f.extra_loops, f.spin_ps);
-		sb_printf(ctx->out, "\"calib_spins\":%d,\"calib_best_ns\":%llu,\"calib_timings\":%llu,",
-			  SPIN_CALIBRATION, f.calib_best_ns, f.calib_timings);
-		sb_printf(ctx->out, "\"extra_pairs\":%llu,\"extra_spins\":%llu,",
-			  f.extra_pairs, f.extra_spins);
-	}
+	if (sb_extra_ns)
+		fastpath_out_extra(ctx->out, &f);
 	sb_out_loop_overhead(ctx->out, f.samples);
-	sb_printf(ctx->out, ",\"metrics\":{");
-	sb_out_clock(ctx->out, true, "ns_per_op", NULL, f.samples, SB_NS, 0);
-	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, f.samples, SB_CYCLES, 0);
-	sb_printf(ctx->out, "}");
+	sb_out_clocks(ctx->out, "op", NULL, f.samples, 0);
 out:
 	kmem_cache_destroy(f.cache);
 	return ret;
 }
 
-const struct sb_bench sb_bench_fastpath = {
-	.name = "fastpath",
-	.desc = "alloc+free of one object in a loop: the per-CPU fast path",
-	.params = fastpath_params,
-	.nr_params = ARRAY_SIZE(fastpath_params),
-	.run = fastpath_run,
-	.selftest = "iters=10000 repeats=2",
-};
+SB_DEFINE_BENCH(fastpath,
+		"alloc+free of one object in a loop: the per-CPU fast path",
+		fastpath_params, fastpath_run, "iters=10000 repeats=2");

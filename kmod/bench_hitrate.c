@@ -205,7 +205,7 @@ static void hr_out_per1k(struct hitrate *h, s64 *samples, const char *name,
 
 	for (r = 0; r < repeats; r++)
 		samples[r] = hr_per1k_milli(h->counts[c][r], ops);
-	sb_out_metric(h->ctx->out, false, name, "per1k", true, samples, repeats);
+	sb_out_metric(h->ctx->out, name, "per1k", true, samples, repeats);
 }
 
 /* Counter @c as it was counted, in @unit ("calls" or "objects"). */
@@ -216,7 +216,7 @@ static void hr_out_count(struct hitrate *h, s64 *samples, const char *name,
 
 	for (r = 0; r < repeats; r++)
 		samples[r] = h->counts[c][r] * 1000;
-	sb_out_metric(h->ctx->out, false, name, unit, true, samples, repeats);
+	sb_out_metric(h->ctx->out, name, unit, true, samples, repeats);
 }
 
 static void hr_out_calls(struct hitrate *h, s64 *samples, const char *name,
@@ -240,7 +240,7 @@ static void hr_out_per_call(struct hitrate *h, s64 *samples, const char *name,
 		samples[r] = div64_u64(h->counts[objs][r] * 1000,
 				       h->counts[calls][r]);
 	}
-	sb_out_metric(h->ctx->out, false, name, "objects/call", false, samples,
+	sb_out_metric(h->ctx->out, name, "objects/call", false, samples,
 		      repeats);
 }
 
@@ -253,7 +253,7 @@ static void hr_out_rate(struct hitrate *h, s64 *samples, const char *name,
 	for (r = 0; r < repeats; r++)
 		samples[r] = 100000 - (s64)div64_u64(min(h->counts[c][r], ops) *
 						     100000, ops);
-	sb_out_metric(h->ctx->out, false, name, "%", false, samples, repeats);
+	sb_out_metric(h->ctx->out, name, "%", false, samples, repeats);
 }
 
 static void hr_output(struct hitrate *h, s64 *samples)
@@ -261,29 +261,20 @@ static void hr_output(struct hitrate *h, s64 *samples)
 	struct sb_ctx *ctx = h->ctx;
 	struct sb_out *out = ctx->out;
 	u64 ops = ctx->val[P_COUNT] * ctx->val[P_ROUNDS];
-	unsigned int i;
 
-	sb_printf(out, "\"per_cpu_cache\":%s,\"ops_per_repeat\":%llu,",
-		  HR_PER_CPU_CACHE ? "true" : "false", ops);
+	sb_rec_bool(out, "per_cpu_cache", HR_PER_CPU_CACHE);
+	sb_rec_u64(out, "ops_per_repeat", ops);
 	hr_out_probes(out);
 #if HR_NR_STATS
 	hr_out_stats(out, h->stats, ctx->val[P_REPEATS], h->stats_ok);
 #endif
 #ifdef CONFIG_SLAB
-	sb_printf(out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
-		  sb_slab_head(hr_cache)->limit,
-		  sb_slab_head(hr_cache)->batchcount,
-		  sb_slab_head(hr_cache)->shared);
+	sb_out_slab_tunables(out, sb_slab_head(hr_cache));
 #endif
-	sb_printf(out, "\"metrics\":{");
-	/* Every allocator counts pages; the first metric opens the object. */
-	for (i = 0; i < ctx->val[P_REPEATS]; i++)
-		samples[i] = hr_per1k_milli(h->counts[C_PAGES_ALLOC][i], ops);
-	sb_out_metric(out, true, "slab_pages_alloc_per1k", "per1k", true,
-		      samples, ctx->val[P_REPEATS]);
+	hr_out_per1k(h, samples, "slab_pages_alloc_per1k", C_PAGES_ALLOC, ops);
 	hr_out_per1k(h, samples, "slab_pages_freed_per1k", C_PAGES_FREED, ops);
 	if (!HR_PER_CPU_CACHE)
-		goto end;
+		return;
 	hr_out_rate(h, samples, "alloc_hit_rate", C_ALLOC_SLOW, ops);
 	hr_out_rate(h, samples, "free_hit_rate", C_FREE_MOVED, ops);
 	hr_out_per1k(h, samples, "alloc_slowpath_per1k", C_ALLOC_SLOW, ops);
@@ -316,8 +307,6 @@ static void hr_output(struct hitrate *h, s64 *samples)
 	hr_out_count(h, samples, "slab_free_objects", "objects", C_SLAB_FREE);
 	hr_out_per1k(h, samples, "barn_lock_per1k", C_BARN_LOCKS, ops);
 #endif
-end:
-	sb_printf(out, "}");
 }
 
 static int hitrate_run(struct sb_ctx *ctx)
@@ -393,11 +382,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_hitrate = {
-	.name = "hitrate",
-	.desc = "what the allocator did per 1000 allocs and frees: slow paths, objects per slow path, node list_lock, slab pages, hit rates (kprobes; counting pass, no times)",
-	.params = hitrate_params,
-	.nr_params = ARRAY_SIZE(hitrate_params),
-	.run = hitrate_run,
-	.selftest = "count=512 rounds=10 repeats=2 order=random",
-};
+SB_DEFINE_BENCH(hitrate,
+		"what the allocator did per 1000 allocs and frees: slow paths, objects per slow path, node list_lock, slab pages, hit rates (kprobes; counting pass, no times)",
+		hitrate_params, hitrate_run, "count=512 rounds=10 repeats=2 order=random");

@@ -36,13 +36,9 @@ static int merge_run(struct sb_ctx *ctx)
 		goto out;
 	aliased = a1 == a2;
 	own = b1 != b2 && b1 != a1 && b2 != a1;
-	sb_printf(ctx->out, "\"slab_no_merge\":%s,\"mergeable_aliased\":%s,\"no_merge_distinct\":%s",
-#ifdef SLAB_NO_MERGE
-		  "true",
-#else
-		  "false",
-#endif
-		  aliased ? "true" : "false", own ? "true" : "false");
+	sb_rec_bool(ctx->out, "slab_no_merge", SB_HAVE_SLAB_NO_MERGE);
+	sb_rec_bool(ctx->out, "mergeable_aliased", aliased);
+	sb_rec_bool(ctx->out, "no_merge_distinct", own);
 	ret = own ? 0 : sb_fail(ctx, "caches made with sb_cache_create were merged");
 out:
 	kmem_cache_destroy(b2);
@@ -52,11 +48,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_merge = {
-	.name = "merge",
-	.desc = "checks that SLAB_NO_MERGE caches are never merged (harness self-test)",
-	.params = merge_params,
-	.nr_params = ARRAY_SIZE(merge_params),
-	.run = merge_run,
-	.selftest = "",
-};
+SB_DEFINE_BENCH(merge,
+		"checks that SLAB_NO_MERGE caches are never merged (harness self-test)",
+		merge_params, merge_run, "");

@@ -166,10 +166,7 @@ static int nolock_run(struct sb_ctx *ctx)
 	if (ret)
 		return ret;
 	sb_out_loop_overhead(ctx->out, n.samples);
-	sb_printf(ctx->out, ",\"metrics\":{");
-	sb_out_clock(ctx->out, true, "ns_per_op", NULL, n.samples, SB_NS, 0);
-	sb_out_clock(ctx->out, false, "cycles_per_op", NULL, n.samples, SB_CYCLES, 0);
-	sb_printf(ctx->out, "}");
+	sb_out_clocks(ctx->out, "op", NULL, n.samples, 0);
 	return 0;
 }
 #endif

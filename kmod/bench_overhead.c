@@ -309,11 +309,9 @@ static int ov_pinned(void *arg)
 	return ret;
 }
 
-static void ov_out_kb(struct sb_out *out, const char *name, long pages,
-		      bool last)
+static void ov_out_kb(struct sb_out *out, const char *name, long pages)
 {
-	sb_printf(out, "\"%s\":%ld%s", name, pages * (long)(PAGE_SIZE / 1024),
-		  last ? "}," : ",");
+	sb_rec_s64(out, name, pages * (long)(PAGE_SIZE / 1024));
 }
 
 /*
@@ -325,8 +323,7 @@ static void ov_out_kb(struct sb_out *out, const char *name, long pages,
 static void ov_out_tunables(struct sb_out *out, struct overhead *o)
 {
 #ifdef CONFIG_SLAB
-	sb_printf(out, "\"slab_tunables\":{\"limit\":%u,\"batchcount\":%u,\"shared\":%u},",
-		  o->slab.limit, o->slab.batchcount, o->slab.shared);
+	sb_out_slab_tunables(out, &o->slab);
 #endif
 }
 
@@ -342,12 +339,15 @@ static void ov_out_slabinfo(struct sb_out *out, const char *name,
 {
 	u64 num_slabs = max(pages, 0L) / g->pages_per_slab;
 
-	sb_printf(out, "\"slabinfo\":{\"name\":\"%s\",\"objsize\":%lu,",
-		  name, g->stride);
-	sb_printf(out, "\"objperslab\":%llu,\"pagesperslab\":%lu,\"active_objs\":%llu,",
-		  g->objs_per_slab, g->pages_per_slab, active);
-	sb_printf(out, "\"num_objs\":%llu,\"num_slabs\":%llu}",
-		  num_slabs * g->objs_per_slab, num_slabs);
+	sb_rec_open(out, "slabinfo");
+	sb_rec_str(out, "name", name);
+	sb_rec_u64(out, "objsize", g->stride);
+	sb_rec_u64(out, "objperslab", g->objs_per_slab);
+	sb_rec_u64(out, "pagesperslab", g->pages_per_slab);
+	sb_rec_u64(out, "active_objs", active);
+	sb_rec_u64(out, "num_objs", num_slabs * g->objs_per_slab);
+	sb_rec_u64(out, "num_slabs", num_slabs);
+	sb_rec_close(out);
 }
 
 static void ov_output(struct overhead *o)
@@ -360,24 +360,26 @@ static void ov_output(struct overhead *o)
 	/* At the peak of the last repeat; "observed" from the addresses. */
 	ov_out_slabinfo(out, "slabbench-overhead", g, o->pages, ctx->val[P_COUNT]);
 	if (ctx->val[P_HOLD]) {
-		sb_printf(out, ",\"held\":{");
+		sb_rec_open(out, "held");
 		ov_out_slabinfo(out, SB_HELD_CACHE, &o->held_geom,
 				o->held_pages, ctx->val[P_COUNT]);
-		sb_printf(out, "}");
+		sb_rec_close(out);
 	}
-	sb_printf(out, ",\"observed\":{\"min_gap\":%lu,\"max_objs_in_slab\":%llu,\"slabs_with_objects\":%llu},",
-		  g->min_gap, g->max_in_slab, g->slabs);
-	sb_printf(out, "\"system_kb\":{");
-	ov_out_kb(out, "slab_before", o->slab_before, false);
-	ov_out_kb(out, "sunreclaim_before", o->sunreclaim_before, false);
-	ov_out_kb(out, "slab_peak", o->slab_peak, false);
-	ov_out_kb(out, "sunreclaim_peak", o->sunreclaim_peak, true);
+	sb_rec_open(out, "observed");
+	sb_rec_u64(out, "min_gap", g->min_gap);
+	sb_rec_u64(out, "max_objs_in_slab", g->max_in_slab);
+	sb_rec_u64(out, "slabs_with_objects", g->slabs);
+	sb_rec_close(out);
+	sb_rec_open(out, "system_kb");
+	ov_out_kb(out, "slab_before", o->slab_before);
+	ov_out_kb(out, "sunreclaim_before", o->sunreclaim_before);
+	ov_out_kb(out, "slab_peak", o->slab_peak);
+	ov_out_kb(out, "sunreclaim_peak", o->sunreclaim_peak);
+	sb_rec_close(out);
 	ov_out_tunables(out, o);
-	sb_printf(out, "\"metrics\":{");
 	for (i = 0; i < M_NR; i++)
-		sb_out_samples(out, !i, ov_metrics[i].name, NULL,
+		sb_out_samples(out, ov_metrics[i].name, NULL,
 			       ov_metrics[i].unit, true, o->samples, i, 0);
-	sb_printf(out, "}");
 }
 
 static int overhead_run(struct sb_ctx *ctx)
@@ -412,11 +414,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_overhead = {
-	.name = "overhead",
-	.desc = "memory of count live objects in a private cache: slab pages, bytes per object by cause, pages held after free and shrink",
-	.params = overhead_params,
-	.nr_params = ARRAY_SIZE(overhead_params),
-	.run = overhead_run,
-	.selftest = "count=4000 repeats=2",
-};
+SB_DEFINE_BENCH(overhead,
+		"memory of count live objects in a private cache: slab pages, bytes per object by cause, pages held after free and shrink",
+		overhead_params, overhead_run, "count=4000 repeats=2");

@@ -151,7 +151,7 @@ static void parallel_sample(struct parallel *p, unsigned int k, unsigned int r)
 
 static void parallel_label(struct sb_out *out, u32 idx, const void *arg)
 {
-	sb_printf(out, "%u", idx + 1);
+	sb_rec_u64(out, NULL, idx + 1);
 }
 
 static void parallel_out(struct sb_ctx *ctx, struct parallel *p)
@@ -164,21 +164,18 @@ static void parallel_out(struct sb_ctx *ctx, struct parallel *p)
 	struct sb_out *out = ctx->out;
 	unsigned int k, i;
 
-	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"cpus_used\":%u,",
-		  kmem_cache_size(p->cache), nr_k);
+	sb_out_cache(out, p->cache);
+	sb_rec_u64(out, "cpus_used", nr_k);
 	sb_out_samples_order(out, p->samples, parallel_label, NULL);
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_per_op_milli(p->th[0].overhead.ns, 0,
-					  ctx->val[P_ITERS]));
-	sb_printf(out, ",\"metrics\":{");
+	sb_rec_milli(out, "loop_overhead_ns",
+		     sb_per_op_milli(p->th[0].overhead.ns, 0, ctx->val[P_ITERS]));
 	for (k = 1; k <= nr_k; k++) {
 		at[0].num = k;
 		for (i = 0; i < M_NR; i++)
-			sb_out_samples(out, k == 1 && !i, names[i], at,
+			sb_out_samples(out, names[i], at,
 				       i == M_OPS ? "ops/s" : "ns", i != M_OPS,
 				       p->samples, i, k - 1);
 	}
-	sb_printf(out, "}");
 }
 
 static int parallel_measure(struct parallel *p, const unsigned int *cpus)
@@ -265,11 +262,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_parallel = {
-	.name = "parallel",
-	.desc = "k pinned threads, k = 1 .. max_cpus, alloc+free on one shared private cache at once",
-	.params = parallel_params,
-	.nr_params = ARRAY_SIZE(parallel_params),
-	.run = parallel_run,
-	.selftest = "iters=2000 repeats=2",
-};
+SB_DEFINE_BENCH(parallel,
+		"k pinned threads, k = 1 .. max_cpus, alloc+free on one shared private cache at once",
+		parallel_params, parallel_run, "iters=2000 repeats=2");

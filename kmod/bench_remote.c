@@ -162,8 +162,8 @@ static void remote_out(struct sb_ctx *ctx, struct remote *r)
 {
 	struct sb_out *out = ctx->out;
 
-	sb_printf(out, "\"cache_merged\":false,\"object_size\":%u,\"ring_objects\":%lu,",
-		  kmem_cache_size(r->cache), r->cap);
+	sb_out_cache(out, r->cache);
+	sb_rec_u64(out, "ring_objects", r->cap);
 	sb_out_alloc_free(out, r->samples);
 }
 
@@ -225,11 +225,6 @@ out:
 	return ret;
 }
 
-const struct sb_bench sb_bench_remote = {
-	.name = "remote",
-	.desc = "objects allocated on one CPU and freed on another at the same time, through a ring",
-	.params = remote_params,
-	.nr_params = ARRAY_SIZE(remote_params),
-	.run = remote_run,
-	.selftest = "count=4096 repeats=2",
-};
+SB_DEFINE_BENCH(remote,
+		"objects allocated on one CPU and freed on another at the same time, through a ring",
+		remote_params, remote_run, "count=4096 repeats=2");

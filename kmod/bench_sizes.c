@@ -121,23 +121,19 @@ static int sizes_pinned(void *arg)
 
 static void sizes_label(struct sb_out *out, u32 idx, const void *arg)
 {
-	sb_printf(out, "%zu", sizes_at(idx));
+	sb_rec_u64(out, NULL, sizes_at(idx));
 }
 
 static void sizes_out_list(struct sb_out *out, const char *name,
 			   size_t above)
 {
 	unsigned int k;
-	bool first = true;
 
-	sb_printf(out, "\"%s\":[", name);
-	for (k = 0; k < SIZES_NR; k++) {
-		if (sizes_at(k) <= above)
-			continue;
-		sb_printf(out, "%s%zu", first ? "" : ",", sizes_at(k));
-		first = false;
-	}
-	sb_printf(out, "],");
+	sb_rec_open_array(out, name);
+	for (k = 0; k < SIZES_NR; k++)
+		if (sizes_at(k) > above)
+			sb_rec_u64(out, NULL, sizes_at(k));
+	sb_rec_close(out);
 }
 
 static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
@@ -149,16 +145,12 @@ static void sizes_out(struct sb_ctx *ctx, struct sizes *s)
 	sizes_out_list(out, "sizes", 0);
 	sizes_out_list(out, "page_allocator_sizes", KMALLOC_MAX_CACHE_SIZE);
 	sb_out_samples_order(out, s->samples, sizes_label, NULL);
-	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,",
-		  (unsigned long)KMALLOC_MAX_CACHE_SIZE);
+	sb_rec_u64(out, "kmalloc_max_cache_size", KMALLOC_MAX_CACHE_SIZE);
 	sb_out_loop_overhead(out, s->samples);
-	sb_printf(out, ",\"metrics\":{");
 	for (k = 0; k < SIZES_NR; k++) {
 		at[0].num = sizes_at(k);
-		sb_out_clock(out, !k, "ns_per_op", at, s->samples, SB_NS, k);
-		sb_out_clock(out, false, "cycles_per_op", at, s->samples, SB_CYCLES, k);
+		sb_out_clocks(out, "op", at, s->samples, k);
 	}
-	sb_printf(out, "}");
 }
 
 static int sizes_run(struct sb_ctx *ctx)
@@ -187,11 +179,6 @@ static int sizes_run(struct sb_ctx *ctx)
 	return ret;
 }
 
-const struct sb_bench sb_bench_sizes = {
-	.name = "sizes",
-	.desc = "kmalloc+kfree in a loop, sizes 8 B to max(2 x KMALLOC_MAX_CACHE_SIZE, 16 KiB): kmalloc caches, then the page allocator",
-	.params = sizes_params,
-	.nr_params = ARRAY_SIZE(sizes_params),
-	.run = sizes_run,
-	.selftest = "iters=2000 repeats=2",
-};
+SB_DEFINE_BENCH(sizes,
+		"kmalloc+kfree in a loop, sizes 8 B to max(2 x KMALLOC_MAX_CACHE_SIZE, 16 KiB): kmalloc caches, then the page allocator",
+		sizes_params, sizes_run, "iters=2000 repeats=2");

@@ -505,18 +505,17 @@ void hr_out_probes(struct sb_out *out)
 {
 	unsigned int i;
 
-	sb_printf(out, "\"probes\":{");
+	sb_rec_open(out, "probes");
 	for (i = 0; i < HR_NR_PROBES; i++)
-		sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "",
-			  hr_probe(i)->name, hr_kprobes[i].attached);
-	sb_printf(out, "},");
+		sb_rec_str(out, hr_probe(i)->name, hr_kprobes[i].attached);
+	sb_rec_close(out);
 #ifndef CONFIG_SLOB
-	sb_printf(out, "\"node_lock_candidates\":%u,", hr_nr_locks);
+	sb_rec_u64(out, "node_lock_candidates", hr_nr_locks);
 #endif
 #if defined(CONFIG_SLUB) && !defined(SB_SLUB_SHEAVES)
-	sb_printf(out, "\"freelist_walked\":%s,", hr_slub_walk ? "true" : "false");
+	sb_rec_bool(out, "freelist_walked", hr_slub_walk);
 #endif
 #ifdef SB_SLUB_SHEAVES
-	sb_printf(out, "\"sheaf_capacity\":%u,", hr_sheaf_capacity());
+	sb_rec_u64(out, "sheaf_capacity", hr_sheaf_capacity());
 #endif
 }

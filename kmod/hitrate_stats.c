@@ -169,19 +169,19 @@ void hr_out_stats(struct sb_out *out, u64 * const *stats, unsigned int repeats,
 	unsigned int i, r;
 
 	if (!ok) {
-		sb_printf(out, "\"" HR_STATS_KEY "\":\"layout mismatch, not read\",");
+		sb_rec_str(out, HR_STATS_KEY, "layout mismatch, not read");
 		return;
 	}
 #ifdef CONFIG_DEBUG_SLAB
-	sb_printf(out, "\"slab_gfporder\":%u,", hr_slab_debug()->gfporder);
+	sb_rec_u64(out, "slab_gfporder", hr_slab_debug()->gfporder);
 #endif
-	sb_printf(out, "\"" HR_STATS_KEY "\":{");
+	sb_rec_open(out, HR_STATS_KEY);
 	for (i = 0; i < HR_NR_STATS; i++) {
-		sb_printf(out, "%s\"%s\":[", i ? "," : "", hr_stat_names[i]);
+		sb_rec_open_array(out, hr_stat_names[i]);
 		for (r = 0; r < repeats; r++)
-			sb_printf(out, "%s%llu", r ? "," : "", stats[i][r]);
-		sb_printf(out, "]");
+			sb_rec_u64(out, NULL, stats[i][r]);
+		sb_rec_close(out);
 	}
-	sb_printf(out, "},");
+	sb_rec_close(out);
 }
 #endif

@@ -528,10 +528,28 @@ s64 sb_cache_sheaf_capacity(const char *name)
 }
 #endif
 
+#ifdef CONFIG_SLAB
+void sb_out_slab_tunables(struct sb_out *out,
+			  const struct sb_slab_cache_head *h)
+{
+	sb_rec_open(out, "slab_tunables");
+	sb_rec_u64(out, "limit", h->limit);
+	sb_rec_u64(out, "batchcount", h->batchcount);
+	sb_rec_u64(out, "shared", h->shared);
+	sb_rec_close(out);
+}
+#endif
+
+void sb_out_cache(struct sb_out *out, struct kmem_cache *s)
+{
+	sb_rec_bool(out, "cache_merged", false);
+	sb_rec_u64(out, "object_size", kmem_cache_size(s));
+}
+
 void sb_out_sheaf_capacity(struct sb_out *out, const char *name)
 {
 	s64 cap = sb_cache_sheaf_capacity(name);
 
 	if (cap >= 0)
-		sb_printf(out, "\"sheaf_capacity\":%lld,", cap);
+		sb_rec_s64(out, "sheaf_capacity", cap);
 }

@@ -53,12 +53,7 @@ static void sb_out_info(struct sb_out *out)
 	sb_printf(out, "\"page_size\":%lu,", PAGE_SIZE);
 	sb_printf(out, "\"kmalloc_max_cache_size\":%lu,\"slab_no_merge\":%s,",
 		  (unsigned long)KMALLOC_MAX_CACHE_SIZE,
-#ifdef SLAB_NO_MERGE
-		  "true"
-#else
-		  "false"
-#endif
-		  );
+		  SB_HAVE_SLAB_NO_MERGE ? "true" : "false");
 	sb_printf(out, "\"mem_cap_bytes\":%llu,\"work_cap_pairs\":%llu,",
 		  sb_mem_cap(), SB_WORK_CAP);
 	sb_printf(out, "\"clock_step_ns\":%llu,\"clock_step_cycles\":%llu,",
@@ -88,11 +83,12 @@ int sb_execute(struct sb_out *out, char *spec)
 	ctx->out = out;
 	ret = sb_parse_spec(ctx, spec);
 	if (!ret) {
-		sb_printf(out, "{\"test\":\"%s\",\"params\":", ctx->bench->name);
+		sb_rec_open(out, NULL);
+		sb_rec_str(out, "test", ctx->bench->name);
 		sb_out_params(out, ctx);
-		sb_printf(out, ",");
 		ret = ctx->bench->run(ctx);
-		sb_printf(out, "}\n");
+		sb_rec_end(out);
+		sb_printf(out, "\n");
 		if (!ret && out->overflow)
 			ret = sb_fail(ctx, "result larger than %u bytes",
 				      SB_OUT_SIZE);

@@ -28,6 +28,10 @@ void sb_out_reset(struct sb_out *out, bool check)
 	out->overflow = false;
 	out->check = check;
 	out->bad[0] = '\0';
+	out->depth = 0;
+	out->started = 0;
+	out->array = 0;
+	out->in_metrics = false;
 }
 
 void sb_out_free(struct sb_out *out)
@@ -77,6 +81,122 @@ void sb_out_string(struct sb_out *out, const char *s)
 			sb_printf(out, "%c", c);
 	}
 	sb_printf(out, "\"");
+}
+
+/* The comma a member needs after another, and its "@key": unless NULL. */
+static void sb_rec_key(struct sb_out *out, const char *key)
+{
+	u32 bit = BIT(out->depth);
+
+	if (out->started & bit)
+		sb_printf(out, ",");
+	out->started |= bit;
+	if (key) {
+		sb_out_string(out, key);
+		sb_printf(out, ":");
+	}
+}
+
+/* A benchmark that gives a fact after a metric is wrong. */
+static void sb_rec_check(struct sb_out *out, const char *key)
+{
+	WARN_ONCE(out->in_metrics, "slabbench: fact %s after the metrics\n",
+		  key ? key : "(element)");
+}
+
+static void sb_rec_fact(struct sb_out *out, const char *key)
+{
+	sb_rec_check(out, key);
+	sb_rec_key(out, key);
+}
+
+void sb_rec_u64(struct sb_out *out, const char *key, u64 v)
+{
+	sb_rec_fact(out, key);
+	sb_printf(out, "%llu", v);
+}
+
+void sb_rec_s64(struct sb_out *out, const char *key, s64 v)
+{
+	sb_rec_fact(out, key);
+	sb_printf(out, "%lld", v);
+}
+
+void sb_rec_bool(struct sb_out *out, const char *key, bool v)
+{
+	sb_rec_fact(out, key);
+	sb_printf(out, "%s", v ? "true" : "false");
+}
+
+void sb_rec_str(struct sb_out *out, const char *key, const char *s)
+{
+	sb_rec_fact(out, key);
+	sb_out_string(out, s);
+}
+
+void sb_rec_milli(struct sb_out *out, const char *key, s64 milli)
+{
+	sb_rec_fact(out, key);
+	sb_out_milli(out, milli);
+}
+
+static void sb_rec_push(struct sb_out *out, const char *key, bool array)
+{
+	sb_rec_key(out, key);
+	sb_printf(out, "%c", array ? '[' : '{');
+	/* Deeper than any record nests: the document is no longer sound. */
+	if (out->depth + 1 >= 32) {
+		out->overflow = true;
+		return;
+	}
+	out->depth++;
+	out->started &= ~BIT(out->depth);
+	if (array)
+		out->array |= BIT(out->depth);
+	else
+		out->array &= ~BIT(out->depth);
+}
+
+void sb_rec_open(struct sb_out *out, const char *key)
+{
+	sb_rec_check(out, key);
+	sb_rec_push(out, key, false);
+}
+
+void sb_rec_open_array(struct sb_out *out, const char *key)
+{
+	sb_rec_check(out, key);
+	sb_rec_push(out, key, true);
+}
+
+void sb_rec_close(struct sb_out *out)
+{
+	if (!out->depth) {
+		out->overflow = true;
+		return;
+	}
+	sb_printf(out, "%c", out->array & BIT(out->depth) ? ']' : '}');
+	out->depth--;
+}
+
+/* The separator before a metric, "metrics" opened before the first. */
+static void sb_rec_metric(struct sb_out *out)
+{
+	if (!out->in_metrics) {
+		sb_rec_push(out, "metrics", false);
+		out->in_metrics = true;
+	}
+	sb_rec_key(out, NULL);
+}
+
+void sb_rec_end(struct sb_out *out)
+{
+	if (out->in_metrics)
+		sb_rec_close(out);
+	WARN_ONCE(out->depth != 1, "slabbench: a result left %u containers open\n",
+		  out->depth - 1);
+	while (out->depth)
+		sb_rec_close(out);
 }
 
 /* Replaces what @out holds with {"error": @reason, "errno": -@err}. */
@@ -265,7 +385,7 @@ struct sb_resolution {
  * "ops_per_window" for the cost model, and each sample's "resolution"
  * per operation; any may be NULL.
  */
-static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
+static void sb_out_timed_at(struct sb_out *out, const char *name,
 			    const struct sb_label *labels, const char *unit,
 			    bool lower_is_better, const s64 *milli,
 			    unsigned int n, const u64 *irqs,
@@ -275,7 +395,8 @@ static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 {
 	unsigned int i;
 
-	sb_printf(out, "%s\"%s", first ? "" : ",", name);
+	sb_rec_metric(out);
+	sb_printf(out, "\"%s", name);
 	if (labels) {
 		sb_printf(out, "[");
 		sb_out_labels(out, labels, false);
@@ -334,7 +455,7 @@ static void sb_out_timed_at(struct sb_out *out, bool first, const char *name,
 		snprintf(out->bad, sizeof(out->bad), "%s: no samples", name);
 }
 
-static void sb_out_samples_of(struct sb_out *out, bool first, const char *name,
+static void sb_out_samples_of(struct sb_out *out, const char *name,
 			      const struct sb_label *labels, const char *unit,
 			      bool lower_is_better, const struct sb_samples *s,
 			      unsigned int metric, unsigned int point,
@@ -351,24 +472,24 @@ static void sb_out_samples_of(struct sb_out *out, bool first, const char *name,
 	bool windows = metric == SB_NS && (s->flags & SB_SAMPLE_WINDOWS);
 	bool irqs = s->flags & SB_SAMPLE_IRQS;
 
-	sb_out_timed_at(out, first, name, labels, unit, lower_is_better,
+	sb_out_timed_at(out, name, labels, unit, lower_is_better,
 			sb_samples_at(s, metric, point), s->repeats,
 			irqs ? s->irqs + at : NULL,
 			irqs || windows ? s->switches + at : NULL,
 			windows ? &win : NULL, res);
 }
 
-void sb_out_samples(struct sb_out *out, bool first, const char *name,
+void sb_out_samples(struct sb_out *out, const char *name,
 		    const struct sb_label *labels, const char *unit,
 		    bool lower_is_better, const struct sb_samples *s,
 		    unsigned int metric, unsigned int point)
 {
-	sb_out_samples_of(out, first, name, labels, unit, lower_is_better, s,
+	sb_out_samples_of(out, name, labels, unit, lower_is_better, s,
 			  metric, point, NULL);
 }
 
 /* Samples that sb_sample() recorded: their clock intervals are known. */
-void sb_out_clock(struct sb_out *out, bool first, const char *name,
+void sb_out_clock(struct sb_out *out, const char *name,
 		  const struct sb_label *labels, const struct sb_samples *s,
 		  unsigned int clock, unsigned int point)
 {
@@ -379,15 +500,27 @@ void sb_out_clock(struct sb_out *out, bool first, const char *name,
 		.ops = s->ops[point],
 	};
 
-	sb_out_samples_of(out, first, name, labels,
-			  clock == SB_NS ? "ns" : "cycles", true, s, clock, point,
-			  &res);
+	sb_out_samples_of(out, name, labels, clock == SB_NS ? "ns" : "cycles",
+			  true, s, clock, point, &res);
+}
+
+void sb_out_clocks(struct sb_out *out, const char *per,
+		   const struct sb_label *labels, const struct sb_samples *s,
+		   unsigned int point)
+{
+	static const char * const clocks[] = { "ns", "cycles" };
+	char name[32];
+	unsigned int c;
+
+	for (c = 0; c < SB_CLOCKS; c++) {
+		snprintf(name, sizeof(name), "%s_per_%s", clocks[c], per);
+		sb_out_clock(out, name, labels, s, c, point);
+	}
 }
 
 void sb_out_loop_overhead(struct sb_out *out, const struct sb_samples *s)
 {
-	sb_printf(out, "\"loop_overhead_ns\":");
-	sb_out_milli(out, sb_samples_loop_milli(s, 0));
+	sb_rec_milli(out, "loop_overhead_ns", sb_samples_loop_milli(s, 0));
 }
 
 void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
@@ -398,17 +531,14 @@ void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
 	const u32 *order = s->order;
 	unsigned int nr = s->nr_points, r, i;
 
-	sb_printf(out, "\"point_order\":[");
+	sb_rec_open_array(out, "point_order");
 	for (r = 0; r < s->repeats; r++) {
-		sb_printf(out, "%s[", r ? "," : "");
-		for (i = 0; i < nr; i++) {
-			if (i)
-				sb_printf(out, ",");
+		sb_rec_open_array(out, NULL);
+		for (i = 0; i < nr; i++)
 			label(out, order[r * nr + i], arg);
-		}
-		sb_printf(out, "]");
+		sb_rec_close(out);
 	}
-	sb_printf(out, "],");
+	sb_rec_close(out);
 }
 
 void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s)
@@ -420,17 +550,14 @@ void sb_out_alloc_free(struct sb_out *out, const struct sb_samples *s)
 	unsigned int i;
 
 	sb_out_loop_overhead(out, s);
-	sb_printf(out, ",\"metrics\":{");
 	for (i = 0; i < ARRAY_SIZE(names); i++)
-		sb_out_clock(out, !i, names[i], NULL, s,
+		sb_out_clock(out, names[i], NULL, s,
 			     i < SB_SIDES ? SB_NS : SB_CYCLES, i % SB_SIDES);
-	sb_printf(out, "}");
 }
 
-void sb_out_metric(struct sb_out *out, bool first, const char *name,
-		   const char *unit, bool lower_is_better,
-		   const s64 *milli, unsigned int n)
+void sb_out_metric(struct sb_out *out, const char *name, const char *unit,
+		   bool lower_is_better, const s64 *milli, unsigned int n)
 {
-	sb_out_timed_at(out, first, name, NULL, unit, lower_is_better, milli,
-			n, NULL, NULL, NULL, NULL);
+	sb_out_timed_at(out, name, NULL, unit, lower_is_better, milli, n, NULL,
+			NULL, NULL, NULL);
 }

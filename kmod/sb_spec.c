@@ -131,17 +131,15 @@ void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx)
 	const struct sb_param *p;
 	unsigned int i;
 
-	sb_printf(out, "{");
+	sb_rec_open(out, "params");
 	for (i = 0; i < ctx->bench->nr_params; i++) {
 		p = &ctx->bench->params[i];
 		if (p->type == SB_ENUM)
-			sb_printf(out, "%s\"%s\":\"%s\"", i ? "," : "", p->name,
-				  p->choices[ctx->val[i]]);
+			sb_rec_str(out, p->name, p->choices[ctx->val[i]]);
 		else
-			sb_printf(out, "%s\"%s\":%llu", i ? "," : "", p->name,
-				  ctx->val[i]);
+			sb_rec_u64(out, p->name, ctx->val[i]);
 	}
-	sb_printf(out, "}");
+	sb_rec_close(out);
 }
 
 static void sb_out_param_desc(struct sb_out *out, const struct sb_param *p)

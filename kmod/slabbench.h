@@ -59,6 +59,13 @@ extern unsigned int sb_extra_ns;
  */
 #define SB_WORK_CAP	100000000ULL
 
+/* SLAB_NO_MERGE: upstream from 6.5, in our 6.1 backport. */
+#ifdef SLAB_NO_MERGE
+#define SB_HAVE_SLAB_NO_MERGE	true
+#else
+#define SB_HAVE_SLAB_NO_MERGE	false
+#endif
+
 /* JSON output buffer; an overflow makes the whole document invalid. */
 struct sb_out {
 	char *buf;
@@ -70,6 +77,16 @@ struct sb_out {
 	char bad[96];	/* the first figure out of range, if any */
 	/* SB_MAX_SAMPLES, sorted for a metric's median and quartiles. */
 	s64 *sorted;
+	/*
+	 * Where the record stands: @depth containers open; bit d of
+	 * @started says the one at depth d has a member (the next needs a
+	 * comma), of @array that it is an array. @in_metrics: "metrics" is
+	 * open, so no fact may follow.
+	 */
+	unsigned int depth;
+	u32 started;
+	u32 array;
+	bool in_metrics;
 };
 
 int sb_out_init(struct sb_out *out, size_t size);
@@ -80,9 +97,26 @@ __printf(2, 3) void sb_printf(struct sb_out *out, const char *fmt, ...);
 void sb_out_string(struct sb_out *out, const char *s);
 void sb_out_error(struct sb_out *out, const char *reason, int err);
 void sb_out_milli(struct sb_out *out, s64 milli);
-void sb_out_metric(struct sb_out *out, bool first, const char *name,
-		   const char *unit, bool lower_is_better,
-		   const s64 *milli, unsigned int n);
+
+/*
+ * A benchmark's facts about its run, the members of its result beside
+ * "test", "params" and "metrics": the core writes the separators and
+ * the braces. @key is NULL for an element of an array. Every fact comes
+ * before the first metric.
+ */
+void sb_rec_u64(struct sb_out *out, const char *key, u64 v);
+void sb_rec_s64(struct sb_out *out, const char *key, s64 v);
+void sb_rec_bool(struct sb_out *out, const char *key, bool v);
+void sb_rec_str(struct sb_out *out, const char *key, const char *s);
+void sb_rec_milli(struct sb_out *out, const char *key, s64 milli);
+/* A fact that is an object or an array of facts, up to sb_rec_close(). */
+void sb_rec_open(struct sb_out *out, const char *key);
+void sb_rec_open_array(struct sb_out *out, const char *key);
+void sb_rec_close(struct sb_out *out);
+
+/* Metric @name of the result, in "metrics". */
+void sb_out_metric(struct sb_out *out, const char *name, const char *unit,
+		   bool lower_is_better, const s64 *milli, unsigned int n);
 
 /* One coordinate of a sweep point: a word if @str is set, else @num. */
 struct sb_label {
@@ -101,17 +135,21 @@ struct sb_samples;
  * "loop_window", "loop_switches" and "gross" samples), as @s->flags
  * asks, and with either the task's context switches ("switches").
  */
-void sb_out_samples(struct sb_out *out, bool first, const char *name,
+void sb_out_samples(struct sb_out *out, const char *name,
 		    const struct sb_label *labels, const char *unit,
 		    bool lower_is_better, const struct sb_samples *s,
 		    unsigned int metric, unsigned int point);
 /* SB_NS or SB_CYCLES of @s per operation, lower is better. */
-void sb_out_clock(struct sb_out *out, bool first, const char *name,
+void sb_out_clock(struct sb_out *out, const char *name,
 		  const struct sb_label *labels, const struct sb_samples *s,
 		  unsigned int clock, unsigned int point);
+/* Both clocks of @s at @point: "ns_per_@per", then "cycles_per_@per". */
+void sb_out_clocks(struct sb_out *out, const char *per,
+		   const struct sb_label *labels, const struct sb_samples *s,
+		   unsigned int point);
 /*
  * "point_order" of @s: per repeat, the points in the order they ran, each
- * written by @label(@out, index, @arg) as a JSON value.
+ * written by @label(@out, index, @arg) as a fact without a key.
  */
 void sb_out_samples_order(struct sb_out *out, const struct sb_samples *s,
 			  void (*label)(struct sb_out *out, u32 idx,
@@ -150,7 +188,10 @@ struct sb_bench {
 	const char *desc;
 	const struct sb_param *params;
 	unsigned int nr_params;
-	/* Writes the "metrics" members of the result; 0 or -errno. */
+	/*
+	 * Runs, then gives the core its facts (sb_rec_*()) and metrics
+	 * (sb_out_metric() and the like) to write; 0 or -errno.
+	 */
 	int (*run)(struct sb_ctx *ctx);
 	/* Parameters of its run in the self-test: small, quick, complete. */
 	const char *selftest;
@@ -160,6 +201,20 @@ struct sb_bench {
 	 */
 	const char *absent;
 };
+
+/*
+ * sb_bench_@id, for its line in sb_benches.h: @table its parameters (an
+ * array), @run_fn its run and @selftest_spec its self-test's parameters.
+ */
+#define SB_DEFINE_BENCH(id, description, table, run_fn, selftest_spec)	\
+const struct sb_bench sb_bench_##id = {					\
+	.name = #id,							\
+	.desc = description,						\
+	.params = table,						\
+	.nr_params = ARRAY_SIZE(table),					\
+	.run = run_fn,							\
+	.selftest = selftest_spec,					\
+}
 
 /*
  * The samples of a run, kept by the core so that a benchmark holds only
@@ -231,6 +286,8 @@ extern const unsigned int sb_nr_benches;
 const struct sb_bench *sb_find_bench(const char *name, size_t len);
 /* Parses @spec, runs the benchmark, writes its result or {"error"} to @out. */
 int sb_execute(struct sb_out *out, char *spec);
+/* Closes what a benchmark's result left open: "metrics" and the record. */
+void sb_rec_end(struct sb_out *out);
 void sb_selftest(struct sb_out *ktap);
 int sb_parse_spec(struct sb_ctx *ctx, char *spec);
 void sb_out_params(struct sb_out *out, const struct sb_ctx *ctx);
@@ -439,6 +496,11 @@ int sb_cache_create_sheaves(struct sb_ctx *ctx, const char *name,
 s64 sb_cache_sheaf_capacity(const char *name);
 /* "sheaf_capacity":N, of cache @name where it has one. */
 void sb_out_sheaf_capacity(struct sb_out *out, const char *name);
+/*
+ * The private cache a benchmark measured: not merged (sb_cache_create_*()
+ * saw to it) and its object size.
+ */
+void sb_out_cache(struct sb_out *out, struct kmem_cache *s);
 
 /* Limits of a run, checked before it allocates anything (sb_spec.c). */
 int sb_check_mem(struct sb_ctx *ctx, u64 bytes);
@@ -485,6 +547,10 @@ sb_slab_head(const struct kmem_cache *s)
 {
 	return (const struct sb_slab_cache_head *)s;
 }
+
+/* "slab_tunables": how many free objects each CPU's array may keep. */
+void sb_out_slab_tunables(struct sb_out *out,
+			  const struct sb_slab_cache_head *h);
 #endif
 
 #endif /* _SLABBENCH_H */
