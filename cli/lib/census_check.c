@@ -35,6 +35,13 @@ static void failed(struct checks *k, const char *fmt, ...)
 	free(line);
 }
 
+/* The verdict of a check whose source text is not what it reads. */
+static cJSON *unparsed(struct checks *k, const char *what, int line)
+{
+	failed(k, "%s: line %d does not parse", what, line);
+	return cJSON_CreateString("off");
+}
+
 /* A check's verdict over its records: none to check, all exact, or one off at least. */
 enum verdict { NOTHING, EXACT, OFF };
 
@@ -233,10 +240,8 @@ static cJSON *check_slabinfo(struct checks *k, const cJSON *caches, const char *
 	if (!slabinfo)
 		return cJSON_CreateNull();
 	lines = slabinfo_lines(slabinfo, &bad);
-	if (!lines) {
-		failed(k, "slabinfo: line %d does not parse", bad);
-		return cJSON_CreateString("off");
-	}
+	if (!lines)
+		return unparsed(k, "slabinfo", bad);
 	n = cJSON_GetArraySize(lines);
 	used = xcalloc(n ? n : 1, sizeof(*used));
 	cJSON_ArrayForEach(c, caches) {
@@ -298,10 +303,8 @@ static cJSON *check_slub_sysfs(struct checks *k, const cJSON *caches, const char
 	if (!sysfs)
 		return cJSON_CreateNull();
 	all = slub_sysfs_parse(sysfs, &bad);
-	if (!all) {
-		failed(k, "sysfs: line %d does not parse", bad);
-		return cJSON_CreateString("off");
-	}
+	if (!all)
+		return unparsed(k, "sysfs", bad);
 	cJSON_ArrayForEach(c, caches) {
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(all, who(c));
 		const struct {

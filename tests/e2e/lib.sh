@@ -29,3 +29,28 @@ check() {
 jqt() {
 	jq -e "$2" "$1" >/dev/null
 }
+
+# run_complete NAME WHAT RUN-OPTION...: slabbench run into $TMP/NAME.json
+# (its stderr in $TMP/NAME.err), checked complete; where no results came,
+# the end of what it said.
+run_complete() {
+	local name=$1 what=$2
+
+	shift 2
+	"$SB" run "$@" -o "$TMP/$name.json" >/dev/null 2>"$TMP/$name.err"
+	check "$what" jqt "$TMP/$name.json" '.status == "complete"'
+	[ -f "$TMP/$name.json" ] || tail -n 20 "$TMP/$name.err"
+}
+
+# In the 6.1 git tree $L (committed to with "${G[@]}"): a commit whose
+# kmem_cache_alloc() spins 64 times, the regression the slow bisect and
+# watch tests must find, then a harmless one on top. Prints the first.
+commit_slowdown() {
+	sed -i '/^void \*kmem_cache_alloc(struct kmem_cache \*s, gfp_t gfpflags)$/,/^}$/{
+		s/^{$/{\n\tint i;\n\n\tfor (i = 0; i < 64; i++)\n\t\tbarrier();/
+	}' "$L/mm/slub.c"
+	"${G[@]}" commit -qam "mm/slub: spin a little in kmem_cache_alloc()"
+	"${G[@]}" rev-parse HEAD
+	echo "/* A comment that changes no code. */" >>"$L/mm/slab.c"
+	"${G[@]}" commit -qam "mm/slab: a harmless change"
+}

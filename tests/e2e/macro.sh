@@ -19,10 +19,8 @@ cat >"$TMP/m.json" <<'JSON'
   { "test": "fastpath", "params": { "iters": 2000000, "repeats": 2 } } ] }
 JSON
 for v in slab slub; do
-	"$SB" run --boots=1 --alloc=$v --workload="$TMP/m.json" --profile=fastpath -o "$TMP/$v.json" \
-		>/dev/null 2>"$TMP/$v.err"
-	check "$v: macro workloads complete" jqt "$TMP/$v.json" '.status == "complete"'
-	[ -f "$TMP/$v.json" ] || tail -n 20 "$TMP/$v.err"
+	run_complete "$v" "$v: macro workloads complete" \
+		--boots=1 --alloc=$v --workload="$TMP/m.json" --profile=fastpath
 	check "$v: hackbench over sockets and pipes takes positive time" \
 		jqt "$TMP/$v.json" '[.tests[0,1].metrics.time.samples[] > 0] | length == 4 and all'
 	check "$v: hackbench ran with every parameter filled in" \

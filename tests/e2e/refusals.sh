@@ -12,44 +12,48 @@
 
 plan 16
 
+# refused NAME WHAT HOW LINE COMMAND...: COMMAND exits 2, and its stderr
+# (kept in $TMP/NAME.err) is the one line LINE.
+refused() {
+	local name=$1 what=$2 how=$3 line=$4 rc
+	shift 4
+	"$@" >/dev/null 2>"$TMP/$name.err"
+	rc=$?
+	check "$what: exit 2" test "$rc" -eq 2
+	check "... in one line $how: $(head -n 1 "$TMP/$name.err")" \
+		test "$(cat "$TMP/$name.err")" = "$line"
+}
+
 # The module's catalogue, read by the real QEMU before a stand-in fails.
 "$SB" list --alloc=slub >/dev/null 2>&1
-"$SB" run --alloc=slab --accel=cost --caches=l1d=32K/3/64 --workload=quick \
-	-o "$TMP/geom.json" >/dev/null 2>"$TMP/geom.err"
-rc=$?
-check "--caches=l1d=32K/3/64: exit 2" test "$rc" -eq 2
-check "... in one line naming the option and what is wrong: $(head -n 1 "$TMP/geom.err")" \
-	test "$(cat "$TMP/geom.err")" = "slabbench: run: --caches: 'l1d=32K/3/64': the size must be a multiple of ways * line size"
+refused geom "--caches=l1d=32K/3/64" "naming the option and what is wrong" \
+	"slabbench: run: --caches: 'l1d=32K/3/64': the size must be a multiple of ways * line size" \
+	"$SB" run --alloc=slab --accel=cost --caches=l1d=32K/3/64 --workload=quick \
+	-o "$TMP/geom.json"
 check "... before any boot: no results" test ! -e "$TMP/geom.json" -a ! -e "$TMP/geom.partial.json"
 
 # A CPU model QEMU does not list is refused as the caches are: before any boot.
-"$SB" run --alloc=slub --accel=tcg --cpu-model=NoSuchCPU --workload=quick --boots=1 \
-	-o "$TMP/model.json" >/dev/null 2>"$TMP/model.err"
-rc=$?
-check "--cpu-model=NoSuchCPU: exit 2" test "$rc" -eq 2
-check "... in one line naming the model and where the list is: $(head -n 1 "$TMP/model.err")" \
-	test "$(cat "$TMP/model.err")" = "slabbench: run: --cpu-model=NoSuchCPU: QEMU knows no such CPU model ('qemu-system-x86_64 -cpu help' lists them)"
+refused model "--cpu-model=NoSuchCPU" "naming the model and where the list is" \
+	"slabbench: run: --cpu-model=NoSuchCPU: QEMU knows no such CPU model ('qemu-system-x86_64 -cpu help' lists them)" \
+	"$SB" run --alloc=slub --accel=tcg --cpu-model=NoSuchCPU --workload=quick --boots=1 \
+	-o "$TMP/model.json"
 check "... before any boot: no results" test ! -e "$TMP/model.json" -a ! -e "$TMP/model.partial.json"
 
 # --engine=slurm without Slurm's commands, or without a controller that
 # answers: refused before anything is built, staged or written.
 mkdir "$TMP/empty" "$TMP/stubs"
-PATH=$TMP/empty "$SB" run --alloc=slub --accel=cost --workload=quick --engine=slurm \
-	-o "$TMP/slurm" >/dev/null 2>"$TMP/slurm.err"
-rc=$?
-check "--engine=slurm without sbatch: exit 2" test "$rc" -eq 2
-check "... in one line naming what is missing: $(head -n 1 "$TMP/slurm.err")" \
-	test "$(cat "$TMP/slurm.err")" = "slabbench: run: --engine=slurm: sbatch is not on PATH (Debian's slurm-client; docs/scale.md)"
+refused slurm "--engine=slurm without sbatch" "naming what is missing" \
+	"slabbench: run: --engine=slurm: sbatch is not on PATH (Debian's slurm-client; docs/scale.md)" \
+	env PATH="$TMP/empty" "$SB" run --alloc=slub --accel=cost --workload=quick --engine=slurm \
+	-o "$TMP/slurm"
 printf '#!/bin/sh\nexit 0\n' >"$TMP/stubs/sbatch"
 printf '#!/bin/sh\nexit 0\n' >"$TMP/stubs/srun"
 printf '#!/bin/sh\necho "Slurmctld(primary) at ctl is DOWN"\nexit 1\n' >"$TMP/stubs/scontrol"
 chmod +x "$TMP/stubs/"*
-PATH=$TMP/stubs:$PATH "$SB" run --alloc=slub --accel=cost --workload=quick --engine=slurm \
-	-o "$TMP/slurm" >/dev/null 2>"$TMP/ctl.err"
-rc=$?
-check "--engine=slurm with no controller answering: exit 2" test "$rc" -eq 2
-check "... in one line with scontrol's words: $(head -n 1 "$TMP/ctl.err")" \
-	test "$(cat "$TMP/ctl.err")" = "slabbench: run: --engine=slurm: no Slurm controller answers 'scontrol ping' (Slurmctld(primary) at ctl is DOWN)"
+refused ctl "--engine=slurm with no controller answering" "with scontrol's words" \
+	"slabbench: run: --engine=slurm: no Slurm controller answers 'scontrol ping' (Slurmctld(primary) at ctl is DOWN)" \
+	env PATH="$TMP/stubs:$PATH" "$SB" run --alloc=slub --accel=cost --workload=quick \
+	--engine=slurm -o "$TMP/slurm"
 check "... and nothing written: no results, no task directories" test ! -e "$TMP/slurm"
 
 # QEMU that will not start (here one that refuses the model it is given

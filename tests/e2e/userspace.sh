@@ -15,10 +15,8 @@ for us in true false; do
 { "name": "us-$us", "boot_userspace": $us, "tests": [
   { "test": "caches", "params": { "caches": 1, "objs": 4, "hold": 0, "free_pct": 0, "seed": 1 } } ] }
 JSON
-	"$SB" run --boots=1 --alloc=slab --cpus=3 --workload="$TMP/us-$us.json" -o "$TMP/us-$us.out.json" \
-		>/dev/null 2>"$TMP/us-$us.err"
-	check "boot_userspace $us: the run completes" jqt "$TMP/us-$us.out.json" '.status == "complete"'
-	[ -f "$TMP/us-$us.out.json" ] || tail -n 20 "$TMP/us-$us.err"
+	run_complete "us-$us.out" "boot_userspace $us: the run completes" \
+		--boots=1 --alloc=slab --cpus=3 --workload="$TMP/us-$us.json"
 done
 check "boot_userspace true: user space ran on each of the 3 vCPUs, pinned" \
 	jqt "$TMP/us-true.out.json" '.boots[0].userspace | .cpus_ran == 3 and .cpus_online == 3 and .pinned'
@@ -43,10 +41,8 @@ cat >"$TMP/memcg-small.json" <<'JSON'
   { "test": "memcg", "params": { "groups": 3, "files": 100, "sockets": 10, "pipes": 50, "hold": 1 },
     "census": ["0s"] } ] }
 JSON
-"$SB" run --boots=1 --alloc=debian --workload="$TMP/memcg-small.json" -o "$TMP/memcg-debian.json" \
-	>/dev/null 2>"$TMP/memcg-debian.err"
-check "memcg on Debian's kernel: the run completes" jqt "$TMP/memcg-debian.json" '.status == "complete"'
-[ -f "$TMP/memcg-debian.json" ] || tail -n 20 "$TMP/memcg-debian.err"
+run_complete memcg-debian "memcg on Debian's kernel: the run completes" \
+	--boots=1 --alloc=debian --workload="$TMP/memcg-small.json"
 # At least the pipes' buffer arrays, 150 objects of kmalloc-cg-1k, all
 # charged and read after the groups' counters were flushed.
 check "memcg: the groups were charged at least their 150 pipe buffer arrays (150 kB)" \

@@ -38,13 +38,7 @@ void slabbench_layout_padding(void)
 EOF
 "${G[@]}" commit -qam "panic: 4 KiB of padding that nothing calls"
 pad=$("${G[@]}" rev-parse HEAD)
-sed -i '/^void \*kmem_cache_alloc(struct kmem_cache \*s, gfp_t gfpflags)$/,/^}$/{
-	s/^{$/{\n\tint i;\n\n\tfor (i = 0; i < 64; i++)\n\t\tbarrier();/
-}' "$L/mm/slub.c"
-"${G[@]}" commit -qam "mm/slub: spin a little in kmem_cache_alloc()"
-slow=$("${G[@]}" rev-parse HEAD)
-echo "/* A comment that changes no code. */" >>"$L/mm/slab.c"
-"${G[@]}" commit -qam "mm/slab: a harmless change"
+slow=$(commit_slowdown)
 check "the slowing commit changed mm/slub.c" \
 	bash -c "git -C '$L' show $slow -- mm/slub.c | grep -q 'barrier();'"
 tree_state() {

@@ -77,13 +77,7 @@ grep -q "is good" "$TMP/w1.out" || tail -n 30 "$TMP/w1.err"
 check "watch 1: the state's last good commit is the tip" \
 	jqt "$TMP/state/watch.json" ".last_good == \"$("${G[@]}" rev-parse HEAD)\""
 
-sed -i '/^void \*kmem_cache_alloc(struct kmem_cache \*s, gfp_t gfpflags)$/,/^}$/{
-	s/^{$/{\n\tint i;\n\n\tfor (i = 0; i < 64; i++)\n\t\tbarrier();/
-}' "$L/mm/slub.c"
-"${G[@]}" commit -qam "mm/slub: spin a little in kmem_cache_alloc()"
-slow=$("${G[@]}" rev-parse HEAD)
-echo "/* A comment that changes no code. */" >>"$L/mm/slab.c"
-"${G[@]}" commit -qam "mm/slab: a harmless change"
+slow=$(commit_slowdown)
 echo "Another line that builds nothing." >>"$L/Documentation/mm/slub.rst"
 "${G[@]}" commit -qam "Documentation: another harmless change"
 
