@@ -45,13 +45,15 @@ static cJSON *string_lines(const char *text)
 }
 
 /* The preemption model a .config chose: what a reviewer asks about first. */
-static const char *preempt_model(const char *config)
+const char *rundoc_preempt_model(const char *config)
 {
+	/* PREEMPT_LAZY: the only choice beside PREEMPT on x86 from 7.0. */
 	static const struct {
 		const char *line, *model;
 	} models[] = {
 		{ "CONFIG_PREEMPT_RT=y", "PREEMPT_RT" },
 		{ "CONFIG_PREEMPT=y", "PREEMPT" },
+		{ "CONFIG_PREEMPT_LAZY=y", "PREEMPT_LAZY" },
 		{ "CONFIG_PREEMPT_VOLUNTARY=y", "PREEMPT_VOLUNTARY" },
 		{ "CONFIG_PREEMPT_NONE=y", "PREEMPT_NONE" },
 	};
@@ -99,12 +101,13 @@ static void add_config_base(cJSON *kernel, const struct guest *g, const char *bu
 		"MEMCG", "MEMCG_KMEM", "SLAB_FREELIST_RANDOM", "SLAB_FREELIST_HARDENED",
 		"INIT_ON_ALLOC_DEFAULT_ON", "INIT_ON_FREE_DEFAULT_ON", "SHUFFLE_PAGE_ALLOCATOR",
 		"HARDENED_USERCOPY", "SLUB_CPU_PARTIAL", "KFENCE", "NUMA", "NR_CPUS", "HZ",
+		"PREEMPT_DYNAMIC",
 	};
 	cJSON *opts;
 
 	cJSON_AddStringToObject(kernel, "config_base", g->config_base);
 	cJSON_AddStringToObject(kernel, "config_family", g->config_family);
-	cJSON_AddStringToObject(kernel, "preempt", preempt_model(build_config));
+	cJSON_AddStringToObject(kernel, "preempt", rundoc_preempt_model(build_config));
 	opts = cJSON_AddObjectToObject(kernel, "slab_options");
 	for (size_t i = 0; i < ARRAY_SIZE(slab_options); i++) {
 		char *v = config_value(build_config, slab_options[i]);

@@ -19,6 +19,9 @@ struct workload;
 cJSON *rundoc_new(const struct vm_config *c, const struct guest *g, const struct workload *w,
 		  const char *build_config);
 
+/* The preemption model .config text @config chose ("PREEMPT_LAZY"), or "?". */
+const char *rundoc_preempt_model(const char *config);
+
 /*
  * How the boot of @c ended, @r, as a results file records it: in @boot
  * its outcome, accelerator, times and console lines; in @vm, unless it
