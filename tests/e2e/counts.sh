@@ -4,7 +4,7 @@
 # hitrate's allocator counts on slab, slub, slub-6.12, slub-7.3 and slob: every
 # free order runs, the figures are the ones each allocator defines, and
 # the ones derived from the same count agree with each other. The counts
-# against SLUB_STATS are in module.sh, against DEBUG_SLAB in
+# against SLUB_STATS are in stats.sh, against DEBUG_SLAB in
 # tests/slow/slabstats.sh.
 . tests/e2e/lib.sh
 
