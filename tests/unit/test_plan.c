@@ -29,7 +29,7 @@ static void test_verbs(void)
 	plan_cmd(p, PLAN_CONFIG, "/bin/zcat", "/proc/config.gz", NULL);
 	plan_cmd(p, "uptime", NULL);
 	plan_wait(p, 30);
-	plan_reload(p, 20, "test=fastpath iters=100000 repeats=1");
+	plan_reload(p, 20, "test=fastpath iters=1000000 repeats=1");
 	plan_fuzz(p, 10000, 1);
 	plan_userspace(p, PLAN_USERSPACE);
 	CHECK_STR(plan_text(p),
@@ -41,7 +41,7 @@ static void test_verbs(void)
 		  "cmd config /bin/zcat /proc/config.gz\n"
 		  "cmd uptime\n"
 		  "wait 30\n"
-		  "reload 20 test=fastpath iters=100000 repeats=1\n"
+		  "reload 20 test=fastpath iters=1000000 repeats=1\n"
 		  "fuzz 10000 1\n"
 		  "userspace userspace\n",
 		  "each verb writes its one line, in order");
