@@ -9,7 +9,7 @@
 # minutes on 2 cores.
 . tests/e2e/lib.sh
 
-plan 22
+plan 27
 
 for v in slub-distro slab-distro slub-7.3-distro; do
 	start=$SECONDS
@@ -72,3 +72,31 @@ slab_db=$(jq '.boots[0].snapshots.before.meminfo.Slab' "$db")
 echo "# Slab after boot: slub-distro $slab_sd kB, debian $slab_db kB"
 check "slub-distro's Slab after boot is within 10% of Debian's kernel's" \
 	awk -v a="$slab_sd" -v b="$slab_db" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.1 && b / a < 1.1) }'
+
+# The known answer on Debian's config (PREEMPT_VOLUNTARY, switchable at
+# boot): quick under the cost model, three separate runs of three boots
+# (QEMU seeds 1 to 3) each. Every kept window of the alloc+free pair and
+# of kmalloc+kfree gives the same count in all nine boots; a window that
+# an interrupt or a switch of the task entered is rejected, and counted.
+for i in 1 2 3; do
+	"$SB" run --alloc=slub-distro --accel=cost --workload=quick -o "$TMP/cost$i" \
+		>/dev/null 2>"$TMP/cost$i.err"
+	cp "$TMP/cost$i"/slub-distro-quick-*[0-9].json "$TMP/cost$i.json"
+	check "slub-distro: quick under --accel=cost, run $i, completes" \
+		jqt "$TMP/cost$i.json" '.status == "complete"'
+done
+# The distinct counts of test $2's instructions per op in run $1, and
+# how many of its windows were kept.
+counts() {
+	jq -c --argjson t "$2" '.tests[$t].metrics.instructions_per_op |
+		[(.samples | unique), (.samples | length)]' "$TMP/cost$1.json"
+}
+for t in 0 1; do
+	name=$(jq -r ".tests[$t].spec" "$TMP/cost1.json")
+	for i in 1 2 3; do
+		echo "# slub-distro cost run $i, $name: $(counts $i $t) (counts, windows kept)"
+	done
+	check "slub-distro: $name: windows kept in every run, one count in all three" \
+		test "$(for i in 1 2 3; do counts $i $t; done |
+			jq -s '(map(.[1] > 0) | all) and (map(.[0]) | add | unique | length == 1)')" = true
+done
