@@ -67,20 +67,26 @@ static void figure(char *out, size_t size, double v, const char *kind)
 /*
  * Under the cost model, a test whose instruction count has no sample
  * says why, where its time stands in: never a count left out in silence.
+ * A count some of whose windows were rejected says how many it rests on.
  */
-static void missing_count(struct strbuf *b, const cJSON *test)
+static void count_note(struct strbuf *b, const cJSON *test)
 {
 	const cJSON *m = cJSON_GetArrayItem(test_metrics(test), 0);
-	char *name = m ? cost_metric_name(m->string, COST_INSNS) : NULL, *why, *line;
+	char *name = m ? cost_metric_name(m->string, COST_INSNS) : NULL, *why, *line = NULL;
 	const cJSON *absent = name ? test_absent_metric(test, name) : NULL;
+	const cJSON *kept = name ? test_metric(test, name) : NULL;
 
-	if (absent && !test_metric(test, name)) {
+	if (kept && (why = cost_rejected_words(kept))) {
+		line = xasprintf("%s: counted in the windows kept alone, %s", name, why);
+		free(why);
+	} else if (absent && !kept) {
 		why = cost_rejected_words(absent);
 		line = xasprintf("%s: no count, %s", name, why ? why : "no window was kept");
-		sb_wrap(b, 4, 6, 78, line);
-		free(line);
 		free(why);
 	}
+	if (line)
+		sb_wrap(b, 4, 6, 78, line);
+	free(line);
 	free(name);
 }
 
@@ -134,7 +140,7 @@ char *run_summary(const cJSON *doc)
 			sb_addf(&b, "  %.*s\n", (int)strcspn(l, "\n"), l);
 		free(w.s);
 		if (cost)
-			missing_count(&b, test);
+			count_note(&b, test);
 	}
 	for (int t = 0; t < nt; t++)
 		free(names[t]);

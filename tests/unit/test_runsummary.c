@@ -92,7 +92,7 @@ static void test_tcg(void)
 /* Under the cost model: the instruction count beside the first metric, exact. */
 static void test_cost(void)
 {
-	cJSON *doc = load("tests/data/report5-slub.json"), *m, *boots;
+	cJSON *doc = load("tests/data/report5-slub.json"), *m, *boots, *r;
 	char *s = NULL, *l;
 
 	if (doc) {
@@ -109,6 +109,14 @@ static void test_cost(void)
 
 			cJSON_AddItemToArray(boots, cJSON_CreateDoubleArray(v, 3));
 		}
+		/* Two of its 17 windows were entered by a context switch. */
+		cJSON_AddItemToObject(m, "samples", cJSON_Duplicate(cJSON_GetArrayItem(boots, 0), 1));
+		for (int w = 0; w < 12; w++)
+			cJSON_AddItemToArray(cJSON_GetObjectItem(m, "samples"), cJSON_CreateNumber(86.125));
+		r = cJSON_AddObjectToObject(m, "rejected");
+		cJSON_AddNumberToObject(r, "windows", 2);
+		cJSON_AddNumberToObject(r, "switched", 2);
+		cJSON_AddNumberToObject(r, "loop_switched", 0);
 		/* The batch test's windows were all entered by a context switch. */
 		m = cJSON_AddObjectToObject(
 			cJSON_AddObjectToObject(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "tests"),
@@ -132,6 +140,11 @@ static void test_cost(void)
 	l = s ? line_of(s, "batch ") : NULL;
 	CHECK(l && strstr(l, " alloc_ns_per_op (ns) ") && !strcmp(l + strlen(l) - 9, " emulated"),
 	      "cost: a test without counts shows its time, marked emulated: %s", l ? l : "(none)");
+	free(l);
+	l = s ? line_of(s, "instructions_per_op: counted") : NULL;
+	CHECK(l && strstr(l, "instructions_per_op: counted in the windows kept alone, 2 of 17 "
+			  "windows") && strstr(s, "\n      rejected: a context switch entered them (2 the"),
+	      "cost: a count some of whose windows were rejected says so: %s", l ? l : "(none)");
 	free(l);
 	l = s ? line_of(s, "alloc_instructions_per_op: ") : NULL;
 	CHECK(l && strstr(l, "alloc_instructions_per_op: no count, all 15 windows rejected") &&
