@@ -71,13 +71,14 @@ run() {
 # still building waits on its lock in vm/kernel.sh rather than building it
 # twice; a build that fails here fails again, with its message, in the
 # test that needs it. Niced, so that the guests being timed come first.
-KERNELS=(slub slab slub-7.3 slub-6.12 debian slob slub-stats slub-7.3-stats)
+# SLOB (tests/slow/slob.sh) and the debug guests are test-slow's.
+KERNELS=(slub slab slub-7.3 slub-6.12 debian slub-stats slub-7.3-stats)
 
 prebuild() {
 	local v variants=("${KERNELS[@]}")
 
 	[[ $1 == *slow* ]] && read -ra v <<<"${SLABBENCH_DEBUG_VARIANTS:-slub-debug slab-debug}" &&
-		variants+=("${v[@]}")
+		variants+=(slob "${v[@]}")
 	for v in "${variants[@]}"; do
 		nice -n 10 build/slabbench kernel build "$v" >/dev/null 2>&1 </dev/null
 	done

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub slob slub-6.12 slub-7.3 debian
+# kernels: slab slub slub-6.12 slub-7.3 debian
 # shellcheck shell=bash
 # The slab census (docs/census.md) end to end, with known answers. On
-# slab, slub and slob: a census at every snapshot; the kernel's slab page
+# slab and slub: a census at every snapshot; the kernel's slab page
 # counter equal to it exactly, and /proc/meminfo's Slab read just before
 # it too (the census's own memory is not slab memory); its own identities
 # exact or said to be moving, no count clamped; on slub SLUB_DEBUG's node
 # counts equal to the walk's; each cache equal to its /proc/slabinfo
 # line; a cache holding a known number of objects counted exactly; the
-# shrink phase emptying its per-CPU caches; SLOB without caches or any
-# per-CPU figure. On slub: with cpu_partial=0, per-CPU partial slabs hold
+# shrink phase emptying its per-CPU caches (SLOB's census is
+# tests/slow/slob.sh's). On slub: with cpu_partial=0, per-CPU partial slabs hold
 # fewer free objects than by default; on slub, slub-6.12 and slub-7.3 each cache
 # agrees with /sys/kernel/slab. With two NUMA nodes, SLAB's alien caches
 # hold the objects freed on the other node. With 8 possible CPUs of 2
@@ -21,55 +21,14 @@
 . tests/e2e/lib.sh
 
 # Per allocator 7, 3, 2 and 4 (the loops' lists below), plus the rest.
-plan 86
+plan 77
 
-# Runs workload $2 on variant $1 into $3, with options $4...; on failure, says why.
-run_workload() {
-	"$SB" run --boots=1 --alloc="$1" --workload="$2" -o "$3" "${@:4}" >/dev/null 2>"$3.err" && return
-	echo "# slabbench run --alloc=$1 --workload=$2 failed:"
-	tail -n 5 "$3.err" | sed 's/^/# /'
-}
-
-# Each of 10 caches holds $objs objects per CPU, none freed.
-objs=4
-cat >"$TMP/held.json" <<JSON
-{ "name": "census-held", "tests": [
-  { "test": "caches", "params": { "caches": 10, "objs": $objs, "hold": 1, "free_pct": 0, "seed": 1 },
-    "census": ["0s", "shrink"] } ] }
-JSON
-snaps='.boots[0].snapshots | [.before, ."t0.0s", ."t0.shrink", .after]'
-held='.census.caches | map(select(.name == "sb-cache-000"))'
-
-for v in slab slub slob; do
-	out=$TMP/$v.json
-	run_workload $v "$TMP/held.json" "$out"
-	check "$v: the census workload runs" jqt "$out" '.status == "complete"'
-	check "$v: a census at before, t0.0s, t0.shrink and after" \
-		jqt "$out" "$snaps | all(.census | type == \"object\")"
-	check "$v: the census says $v, with the guest's CPUs" \
-		jqt "$out" ".vm.cpus as \$n | $snaps | all(.census.allocator == \"$v\" and .census.cpus == \$n)"
-	# "after" follows the release at once: on SLAB the destroyed caches'
-	# last pages can still be leaving, which the census reports as moving.
-	check "$v: pages + kmalloc_large_pages = the kernel's slab counter, exactly, while held" \
-		jqt "$out" "${snaps}[0:3] | all(.census.checks.counter == \"exact\")"
-	check "$v: and after the release exact, or moving and said so" \
-		jqt "$out" ".boots[0].snapshots.after.census.checks.counter | . == \"exact\" or . == \"moving\""
-	check "$v: pages by slab order add up in every record" \
-		jqt "$out" "$snaps | all(.census.checks.pages == \"exact\")"
-	# The census's own memory is not slab memory: its total is the Slab
-	# that /proc/meminfo gave just before it (it used to be 4 pages above).
-	# On SLOB it is one page above at every snapshot: the file's open()
-	# takes a page for its own objects before the census begins, which
-	# SLOB, without per-CPU caches, does at every retry (docs/census.md);
-	# the census says so with its residual, never hides it.
-	if [ $v = slob ]; then
-		check "$v: a total off /proc/meminfo's Slab is reported with its residual" \
-			jqt "$out" "${snaps}[0:3] | all(.census.checks.meminfo == \"exact\" or
-				(.census.checks.failures | any(startswith(\"meminfo:\") and test(\"residual [+-][0-9]+\"))))"
-	else
-		check "$v: pages + kmalloc_large_pages = /proc/meminfo's Slab read just before, exactly, while held" \
-			jqt "$out" "${snaps}[0:3] | all(.census.checks.meminfo == \"exact\")"
-	fi
+# The census's own memory is not slab memory: its total is the Slab that
+# /proc/meminfo gave just before it (it used to be 4 pages above).
+for v in slab slub; do
+	census_held $v
+	check "$v: pages + kmalloc_large_pages = /proc/meminfo's Slab read just before, exactly, while held" \
+		jqt "$TMP/$v.json" "${snaps}[0:3] | all(.census.checks.meminfo == \"exact\")"
 done
 
 for v in slab slub; do
@@ -115,13 +74,6 @@ check "slub: after the shrink sb-cache-000 has no CPU slab, per-CPU partial or e
 check "slab: after the shrink sb-cache-000 has nothing in per-CPU or shared arrays, no empty slab" \
 	jqt "$TMP/slab.json" ".boots[0].snapshots.\"t0.shrink\" | $held |
 		.[0] | .free_cpu_array == 0 and .free_shared == 0 and .empty_slabs == 0"
-
-check "slob: no cache records, no per-CPU field anywhere, its free lists in the total" \
-	jqt "$TMP/slob.json" "$snaps | all(.census | (.caches == []) and
-		([.total | keys[] | select(test(\"^(cpu_|free_cpu|free_shared|free_alien)\"))] == []) and
-		(.total | has(\"free_slob_small\")))"
-check "slob: no /proc/slabinfo, so no slabinfo verdict" \
-	jqt "$TMP/slob.json" "$snaps | all(.slabinfo == null and .census.checks.slabinfo == null)"
 
 # SLUB with sheaves (7.3: no CPU slabs): at 2 and 8 vCPUs the census finds
 # every free object in a CPU's main, spare or rcu_free sheaf, in a barn's

@@ -1,32 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub slub-6.12 slob slub-7.3
+# kernels: slab slub slub-6.12 slub-7.3
 # shellcheck shell=bash
-# hitrate's allocator counts on slab, slub, slub-6.12, slub-7.3 and slob: every
+# hitrate's allocator counts on slab, slub, slub-6.12 and slub-7.3: every
 # free order runs, the figures are the ones each allocator defines, and
 # the ones derived from the same count agree with each other. The counts
 # against SLUB_STATS are in stats.sh, against DEBUG_SLAB in
-# tests/slow/slabstats.sh.
+# tests/slow/slabstats.sh, SLOB's in tests/slow/slob.sh.
 . tests/e2e/lib.sh
 
-plan 29
+plan 26
 
 # jq -e over several files read as one array.
 jqs() {
 	jq -se "$1" "${@:2}" >/dev/null
 }
 
-cat >"$TMP/counts.json" <<'JSON'
-{ "name": "counts", "tests": [
-  { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "order": "fifo" } },
-  { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "order": "lifo" } },
-  { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "order": "random" } },
-  { "test": "hitrate", "params": { "size": 64, "count": 1024, "rounds": 20, "repeats": 2, "pattern": "fastpath" } } ] }
-JSON
-for v in slab slub slub-6.12 slub-7.3 slob; do
-	"$SB" run --boots=1 --alloc=$v --workload="$TMP/counts.json" -o "$TMP/$v.json" >/dev/null 2>"$TMP/$v.err"
-	check "$v: hitrate runs in fifo, lifo and random order" \
-		jqt "$TMP/$v.json" '.status == "complete" and ([.tests[0:3][].params.order] == ["fifo", "lifo", "random"])'
-	[ -f "$TMP/$v.json" ] || tail -n 20 "$TMP/$v.err"
+for v in slab slub slub-6.12 slub-7.3; do
+	hitrate_runs $v
 done
 for v in slab slub slub-6.12 slub-7.3; do
 	check "$v: alloc hit rate is 100% less the slow paths per 1000, per repeat" \
@@ -75,8 +65,3 @@ check "slub-7.3: objects flushed from sheaves reach their slabs; pairs never lea
 	jqt "$TMP/slub-7.3.json" '([.tests[0:3][].metrics | [.sheaf_flush_objects.samples, .slab_free_objects.samples] |
 		transpose[] | .[0] <= .[1]] | all) and
 		([.tests[3].metrics | .main_sheaf_alloc_hit_rate.samples[], .main_sheaf_free_hit_rate.samples[]] | all(. == 100))'
-check "slob: no per-CPU cache, pages only" \
-	jqt "$TMP/slob.json" '[.tests[] | .extra.per_cpu_cache[0] == false and
-		(.metrics | keys == ["slab_pages_alloc_per1k", "slab_pages_freed_per1k"])] | all'
-check "slob: batches of 64 KiB take new pages" \
-	jqt "$TMP/slob.json" '[.tests[0:3][].metrics.slab_pages_alloc_per1k.samples[]] | all(. > 0)'
