@@ -14,24 +14,23 @@
 #   SLABBENCH_TESTS=e2e    only the end-to-end tests
 #   SLABBENCH_TESTS=slow   only tests/slow (make test-slow)
 #   SLABBENCH_SLOW=1       everything, tests/slow included (CI)
+#   SLABBENCH_JOBS=N       end-to-end tests at once (2)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
 passed=0
 failed=0
 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
 
-# Runs one test program, echoes its lines and counts them. A program that
-# dies without saying "not ok" (a sanitizer report, a crash), or whose
-# results are not its plan's, counts as one failure of its own.
-run() {
-	local name=$1 rc p f s n plan start=$SECONDS
-	shift
-	"$@" >"$log" 2>&1
-	rc=$?
-	echo "# $name: $((SECONDS - start)) s"
+# Echoes the lines of test NAME, which exited with RC after SECS seconds
+# and printed LOG, and counts them. A program that dies without saying
+# "not ok" (a sanitizer report, a crash), or whose results are not its
+# plan's, counts as one failure of its own.
+tally() {
+	local name=$1 rc=$2 secs=$3 log=$4 p f s n plan
+	echo "# $name: $secs s"
 	grep -E '^(not )?ok - ' "$log" | sed "s|^|$name: |"
 	s=$(grep -cE '^ok - .*# SKIP' "$log")
 	p=$(($(grep -c '^ok - ' "$log") - s))
@@ -60,6 +59,56 @@ run() {
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
+}
+
+# run NAME COMMAND...: runs a test program to its end and tallies it.
+run() {
+	local name=$1 start=$SECONDS rc
+	shift
+	"$@" >"$logs/$name" 2>&1
+	rc=$?
+	tally "$name" "$rc" $((SECONDS - start)) "$logs/$name"
+}
+
+# The end-to-end tests run SLABBENCH_JOBS at a time, each tallied as it
+# ends: a guest under TCG keeps one core busy, and on a fresh machine the
+# tests that need the last kernels would otherwise run one by one on one
+# core while the other idles. No check rests on emulated time, and each
+# test has its own scratch directory; kernels and modules build under
+# vm/kernel.sh's locks.
+declare -A running=()
+
+# start NAME COMMAND...: runs it in the background into $logs/NAME.
+start() {
+	local name=$1
+	shift
+	(
+		s=$SECONDS
+		"$@" >"$logs/$name" 2>&1
+		echo "$? $((SECONDS - s))" >"$logs/$name.rc"
+	) &
+	running[$!]=$name
+}
+
+# reap: waits for one started test to end and tallies it.
+reap() {
+	local pid name rc secs
+
+	while :; do
+		pid=
+		wait -n -p pid
+		if [ -z "$pid" ]; then
+			echo "not ok - run.sh: no test left to wait for, but ${running[*]} not tallied"
+			failed=$((failed + 1))
+			running=()
+			return
+		fi
+		[ -n "${running[$pid]+x}" ] && break
+	done
+	name=${running[$pid]}
+	unset "running[$pid]"
+	read -r rc secs <"$logs/$name.rc"
+	tally "$name" "$rc" "$secs" "$logs/$name"
 }
 
 # Guest kernels are built beside the tests, in this order: a guest under
@@ -113,7 +162,7 @@ if [ -n "$dirs" ]; then
 	prebuild "$dirs" &
 	builder=$!
 	set +m
-	trap 'kill -- -$builder 2>/dev/null; rm -f "$log"' EXIT
+	trap 'kill -- -$builder 2>/dev/null; kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
 fi
 if [ "$what" = all ] || [ "$what" = unit ]; then
 	for t in "$@"; do
@@ -126,7 +175,11 @@ if [ -n "$dirs" ]; then
 		done; done | sort -s -n -k1,1 | cut -d' ' -f2); do
 		[ -e "$t" ] || continue
 		[ "$(basename "$t")" = lib.sh ] && continue
-		run "$(basename "$t" .sh)" bash "$t"
+		((${#running[@]} < ${SLABBENCH_JOBS:-2})) || reap
+		start "$(basename "$t" .sh)" bash "$t"
+	done
+	while ((${#running[@]})); do
+		reap
 	done
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
