@@ -201,6 +201,7 @@ echo "# reproduce.sh: $((SECONDS - start)) s"
 check "reproduce.sh runs as it is and reports the regression" \
 	python3 -c 'import email, re, sys
 s = " ".join(str(email.message_from_file(open(sys.argv[1]))["Subject"]).split())
-sys.exit(not re.search(r" \+[0-9.]+% regression \(", s))' "$TMP/repro.out"
+sys.exit(not re.search(r" [+][^ ]+ regression [(]", s))' "$TMP/repro.out"
+grep -m 3 -A 2 "^Subject:" "$TMP/repro.out" | sed 's/^/# /'
 grep -q "regression" "$TMP/repro.out" || tail -n 20 "$TMP/repro.err"
 kill $sink
