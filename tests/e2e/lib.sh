@@ -43,7 +43,8 @@ run_complete() {
 }
 
 # selftest_each VARIANT...: the module's self-test on each, as KTAP in
-# $TMP/selftest.ktap; every case of every variant passes.
+# $TMP/selftest.ktap; every case of every variant passes. Prints the
+# failures.
 selftest_each() {
 	local v
 
@@ -53,6 +54,8 @@ selftest_each() {
 		check "$v: 12 self-test, 5 unload, 4 fuzz and the kmemleak cases ok" \
 			grep -qx "# $v: 22 ok, 0 not ok" "$TMP/selftest.ktap"
 	done
+	# What failed, and each unload attempt that did not count and why.
+	grep '^not ok\|^# .*: failed\|^# attempt [0-9]*: ' "$TMP/selftest.ktap" | head -n 20
 }
 
 # crosscheck VARIANT WORKLOAD: a run of (a part of) tests/data/crosscheck.json

@@ -60,9 +60,9 @@ static bool in_write(pid_t pid)
 }
 
 /*
- * Attempts at catching a run in progress. The run lasts a few tenths of
- * a second under TCG, and a host busy with kernel builds has held the
- * agent's vCPU past one: an attempt that did not see the writer in
+ * Attempts at catching a run in progress. A host busy with kernel builds
+ * has held the agent's vCPU past a whole run (its length is the spec's,
+ * cli/commands/cmd_selftest.c): an attempt that did not see the writer in
  * write(2) tells nothing of the module and is made again, saying so; a
  * module that goes while the writer is seen there fails at once.
  */
