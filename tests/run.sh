@@ -61,15 +61,6 @@ tally() {
 	skipped=$((skipped + s))
 }
 
-# run NAME COMMAND...: runs a test program to its end and tallies it.
-run() {
-	local name=$1 start=$SECONDS rc
-	shift
-	"$@" >"$logs/$name" 2>&1
-	rc=$?
-	tally "$name" "$rc" $((SECONDS - start)) "$logs/$name"
-}
-
 # The end-to-end tests run SLABBENCH_JOBS at a time, each tallied as it
 # ends: a guest under TCG keeps one core busy, and on a fresh machine the
 # tests that need the last kernels would otherwise run one by one on one
@@ -109,6 +100,12 @@ reap() {
 	unset "running[$pid]"
 	read -r rc secs <"$logs/$name.rc"
 	tally "$name" "$rc" "$secs" "$logs/$name"
+}
+
+# run NAME COMMAND...: runs a test program to its end and tallies it.
+run() {
+	start "$@"
+	reap
 }
 
 # Guest kernels are built beside the tests, in this order: a guest under
