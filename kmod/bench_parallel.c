@@ -114,14 +114,15 @@ static int parallel_thread(void *arg, unsigned int idx)
 
 /*
  * Sample @r of each metric from the k threads of a timed pass; its
- * interrupts and switches: those of their CPUs and tasks in their
- * windows, all threads together.
+ * interrupts, switches and crowded batches: those of their CPUs and
+ * tasks in their windows, all threads together.
  */
 static void parallel_sample(struct parallel *p, unsigned int k, unsigned int r)
 {
 	struct sb_samples *s = p->samples;
 	u64 *irqs = &s->irqs[(k - 1) * s->repeats + r];
 	u64 *switches = &s->switches[(k - 1) * s->repeats + r];
+	u64 *crowded = &s->crowded[(k - 1) * s->repeats + r];
 	u64 iters = p->ctx->val[P_ITERS];
 	u64 first = U64_MAX, last = 0, overhead = 0, window;
 	s64 sum = 0, worst = S64_MIN, ns;
@@ -129,9 +130,11 @@ static void parallel_sample(struct parallel *p, unsigned int k, unsigned int r)
 
 	*irqs = 0;
 	*switches = 0;
+	*crowded = 0;
 	for (i = 0; i < k; i++) {
 		*irqs += p->th[i].t.irqs;
 		*switches += p->th[i].t.switches;
+		*crowded += p->th[i].t.crowded;
 		ns = sb_per_op_milli(p->th[i].t.ns, p->th[i].overhead.ns, iters);
 		sum += ns;
 		worst = max(worst, ns);

@@ -284,7 +284,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 
 	/* One block, the arrays of 8-byte members first: all are aligned. */
 	block = kvzalloc(nr_metrics * n * sizeof(*s->val) +
-			 n * (sizeof(*s->irqs) + sizeof(*s->switches)) +
+			 n * (sizeof(*s->irqs) + sizeof(*s->switches) +
+			      sizeof(*s->crowded)) +
 			 nr_points * (sizeof(*s->loop) + sizeof(*s->ops)) +
 			 n * (sizeof(*s->windows) + sizeof(*s->order) +
 			      sizeof(*s->spans)),
@@ -295,7 +296,8 @@ int sb_samples_alloc(struct sb_ctx *ctx, unsigned int nr_metrics,
 	s->val = block;
 	s->irqs = (u64 *)(s->val + nr_metrics * n);
 	s->switches = s->irqs + n;
-	s->loop = (struct sb_timer *)(s->switches + n);
+	s->crowded = s->switches + n;
+	s->loop = (struct sb_timer *)(s->crowded + n);
 	s->ops = (u64 *)(s->loop + nr_points);
 	s->windows = (u32 *)(s->ops + nr_points);
 	s->order = s->windows + n;
@@ -324,6 +326,7 @@ void sb_sample(struct sb_samples *s, unsigned int point, unsigned int repeat,
 	s->windows[at] = t->window;
 	s->irqs[at] = t->irqs;
 	s->switches[at] = t->switches;
+	s->crowded[at] = t->crowded;
 	s->spans[at] = t->spans;
 }
 

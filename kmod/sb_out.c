@@ -366,6 +366,18 @@ static void sb_out_u64s(struct sb_out *out, const char *key, const u64 *v,
 }
 
 /*
+ * What happened in each sample's timing windows (any may be NULL):
+ * @irqs[i], the interrupts this CPU took in sample i's; @switches[i], the
+ * task's context switches; @crowded[i], the batches that ended with
+ * another task runnable on the CPU.
+ */
+struct sb_events {
+	const u64 *irqs;
+	const u64 *switches;
+	const u64 *crowded;
+};
+
+/*
  * What the clock resolves of a clocked metric's samples: a step of its
  * clock for each interval summed into sample i (@spans[i]) and into the
  * twin loop's (@loop_spans), over the sample's @ops operations.
@@ -379,17 +391,14 @@ struct sb_resolution {
 
 /*
  * A metric, at a sweep point "NAME[k=v,...]" with "labels" if @labels is
- * set (it ends at a NULL key), with "irqs", the interrupts this CPU took
- * during each sample's timing windows (@irqs[i] for sample i),
- * "switches", the task's context switches during them, "windows" and
- * "ops_per_window" for the cost model, and each sample's "resolution"
- * per operation; any may be NULL.
+ * set (it ends at a NULL key), with "irqs", "switches" and "crowded"
+ * from @ev, "windows" and "ops_per_window" for the cost model, and each
+ * sample's "resolution" per operation; any may be NULL.
  */
 static void sb_out_timed_at(struct sb_out *out, const char *name,
 			    const struct sb_label *labels, const char *unit,
 			    bool lower_is_better, const s64 *milli,
-			    unsigned int n, const u64 *irqs,
-			    const u64 *switches,
+			    unsigned int n, const struct sb_events *ev,
 			    const struct sb_windows *win,
 			    const struct sb_resolution *res)
 {
@@ -434,10 +443,12 @@ static void sb_out_timed_at(struct sb_out *out, const char *name,
 		}
 		sb_printf(out, "]");
 	}
-	if (irqs)
-		sb_out_u64s(out, "irqs", irqs, n);
-	if (switches)
-		sb_out_u64s(out, "switches", switches, n);
+	if (ev && ev->irqs)
+		sb_out_u64s(out, "irqs", ev->irqs, n);
+	if (ev && ev->switches)
+		sb_out_u64s(out, "switches", ev->switches, n);
+	if (ev && ev->crowded)
+		sb_out_u64s(out, "crowded", ev->crowded, n);
 	if (res && res->ops) {
 		sb_printf(out, ",\"resolution\":[");
 		for (i = 0; i < n; i++) {
@@ -471,11 +482,14 @@ static void sb_out_samples_of(struct sb_out *out, const char *name,
 	};
 	bool windows = metric == SB_NS && (s->flags & SB_SAMPLE_WINDOWS);
 	bool irqs = s->flags & SB_SAMPLE_IRQS;
+	struct sb_events ev = {
+		.irqs = irqs ? s->irqs + at : NULL,
+		.switches = irqs || windows ? s->switches + at : NULL,
+		.crowded = irqs || windows ? s->crowded + at : NULL,
+	};
 
 	sb_out_timed_at(out, name, labels, unit, lower_is_better,
-			sb_samples_at(s, metric, point), s->repeats,
-			irqs ? s->irqs + at : NULL,
-			irqs || windows ? s->switches + at : NULL,
+			sb_samples_at(s, metric, point), s->repeats, &ev,
 			windows ? &win : NULL, res);
 }
 
@@ -559,5 +573,5 @@ void sb_out_metric(struct sb_out *out, const char *name, const char *unit,
 		   bool lower_is_better, const s64 *milli, unsigned int n)
 {
 	sb_out_timed_at(out, name, NULL, unit, lower_is_better, milli, n, NULL,
-			NULL, NULL, NULL);
+			NULL, NULL);
 }

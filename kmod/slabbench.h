@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/compiler.h>
 #include <linux/timekeeping.h>
+#include <linux/sched/stat.h>
 #include <linux/mmzone.h>
 #ifdef CONFIG_X86
 #include <asm/msr.h>
@@ -237,7 +238,7 @@ void sb_clock_steps(void);
 
 /*
  * What the output gives beside the samples: "irqs", "windows" (SB_NS);
- * either brings "switches".
+ * either brings "switches" and "crowded".
  */
 #define SB_SAMPLE_IRQS		BIT(0)
 #define SB_SAMPLE_WINDOWS	BIT(1)
@@ -253,6 +254,7 @@ struct sb_samples {
 	u32 *windows;
 	u64 *irqs;
 	u64 *switches;
+	u64 *crowded;
 	u32 *spans;
 	/* [repeat][i]: the point run i-th in that repeat (sb_samples_shuffle()). */
 	u32 *order;
@@ -316,6 +318,16 @@ struct sb_timer {
 	 */
 	u64 switches;
 	u64 start_switches;
+	/*
+	 * Batches that ended with another task runnable on this CPU. Then
+	 * the scheduler may have run in this task without switching it out
+	 * (schedule() picked it again), and the cost model would count that.
+	 * On one CPU no other task stops being runnable without a switch, so
+	 * a check at each batch's end sees every such window. A twin loop
+	 * has no point where its task could call schedule(): no allocator
+	 * call, no preempt_enable(), no cond_resched().
+	 */
+	u64 crowded;
 	/* Intervals summed into ns and cycles: each is known to a clock step. */
 	u32 spans;
 };
@@ -336,6 +348,7 @@ static inline void sb_timer_reset(struct sb_timer *t)
 	t->window = sb_window_next();
 	t->irqs = 0;
 	t->switches = 0;
+	t->crowded = 0;
 	t->spans = 0;
 	sb_mark_idt();
 }
@@ -369,6 +382,7 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 	t->cycles += cycles - t->start_cycles;
 	t->irqs += sb_irq_count() - t->start_irqs;
 	t->switches += sb_switch_count() - t->start_switches;
+	t->crowded += !single_task_running();
 	t->spans++;
 }
 

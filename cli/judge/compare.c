@@ -540,9 +540,13 @@ int compare_regressions(const struct comparison *c, double threshold, char **rep
 				c->runs[0].label, row->higher_better ? "higher" : "lower");
 			if (x->exact)
 				sb_addf(&b, "exact counts of the cost model");
-			if (x->exact && (row->rejected || x->rejected))
-				sb_addf(&b, " (%d windows rejected: a context switch entered them)",
-					row->rejected + x->rejected);
+			if (x->exact && (row->rejected || x->rejected)) {
+				char *n = cost_rejected_count(row->rejected + x->rejected);
+
+				sb_addf(&b, " (%s: the scheduler entered %s)", n,
+					row->rejected + x->rejected == 1 ? "it" : "them");
+				free(n);
+			}
 			if (!x->exact)
 				sb_addf(&b, "p %s, BH q %s", pv, qv);
 			if (!x->exact && !isnan(x->floor))

@@ -52,7 +52,7 @@ struct cmp_cell {
 	bool worse;		/* the mean moved in the metric's bad direction */
 	/* The cost model's counts (cost_unit()), alike in every boot: a change is a change. */
 	bool exact;
-	/* The cost model's windows rejected, a context switch entered them (cost.h). */
+	/* The cost model's windows rejected, the scheduler entered them (cost.h). */
 	int rejected;
 	/* Not present because every window was rejected: why, in words; else NULL. */
 	char *absent;

@@ -88,9 +88,13 @@ static char *kind_words(const struct comparison *c, const struct cmp_row *row)
 {
 	const struct run_id *emulated = c->runs[0].emulated ? &c->runs[0] : &c->runs[1];
 
-	if (row->cells[0].exact && (row->rejected || row->cells[0].rejected))
-		return xasprintf("exact count, %d windows rejected",
-				 row->rejected + row->cells[0].rejected);
+	if (row->cells[0].exact && (row->rejected || row->cells[0].rejected)) {
+		char *n = cost_rejected_count(row->rejected + row->cells[0].rejected);
+		char *s = xasprintf("exact count, %s", n);
+
+		free(n);
+		return s;
+	}
 	if (row->cells[0].exact)
 		return xstrdup("exact count");
 	/* A count of the cost model that the boots' seeds move, tested across them. */
@@ -343,7 +347,7 @@ static void summary(struct strbuf *b, const struct comparison *c, const cJSON *c
 				"model (the same on every run; %s is better).", words, title, pct,
 				row->higher_better ? "higher" : "lower");
 			if (row->rejected || row->cells[0].rejected)
-				sb_addf(&s, " Its windows that a context switch entered were "
+				sb_addf(&s, " Its windows that the scheduler entered were "
 					"rejected, %d of them, and the rest counted.",
 					row->rejected + row->cells[0].rejected);
 		} else {

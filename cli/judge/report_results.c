@@ -190,7 +190,7 @@ static int results_table(struct strbuf *b, const struct comparison *c, bool chan
 
 			if (!x->absent)
 				snprintf(n, sizeof(n), "%d", x->rejected);
-			why = xasprintf("windows rejected, a context switch entered them: %d in %s, "
+			why = xasprintf("windows rejected, the scheduler entered them: %d in %s, "
 					"%s in %s", row->rejected, c->runs[0].label, n,
 					c->runs[1].label);
 

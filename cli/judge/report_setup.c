@@ -126,8 +126,9 @@ static bool reaper_held(const struct comparison *c)
 }
 
 /*
- * The cost model's counts with windows rejected (a context switch entered
- * them: the plugin counts whatever ran while the task was switched out),
+ * The cost model's counts with windows rejected (the scheduler entered
+ * them: the plugin counts whatever ran while the task was switched out,
+ * and schedule() itself where it picked the task again),
  * and those absent because every window was; nothing when none was.
  */
 static void rejected_counts(struct strbuf *b, const struct comparison *c)
@@ -144,9 +145,9 @@ static void rejected_counts(struct strbuf *b, const struct comparison *c)
 	n = some + absent;
 	if (!n)
 		return;
-	v = xasprintf("windows of the cost model that a context switch entered (the plugin "
+	v = xasprintf("windows of the cost model that the scheduler entered (the plugin "
 		      "would have counted whatever ran while the benchmark's task was "
-		      "switched out), in %d count%s: the windows kept are exact counts; "
+		      "switched out, or the scheduler in it), in %d count%s: the windows kept are exact counts; "
 		      "slabbench compare says how many were rejected of each.%s", n,
 		      n == 1 ? "" : "s", absent ? " Where every window was rejected, the count "
 		      "is absent (see the warnings), not 0." : "");

@@ -150,12 +150,20 @@ static bool whole(const cJSON *n)
  * Why a window is not a sample of its metric, by bit: 1, a context switch
  * entered it (the plugin counted whatever ran while the benchmark's task
  * was switched out); 2, one entered the twin loop's window, whose counts
- * the sample is net of.
+ * the sample is net of; 4, a batch of the window ended with another task
+ * runnable, so schedule() may have run in the benchmark's task and picked
+ * it again, which no switch count shows (module: struct sb_timer; a twin
+ * loop has no point where it could). A switch is the reason given where
+ * there was one.
  */
+enum { REJ_SWITCHED = 1, REJ_LOOP_SWITCHED = 2, REJ_CROWDED = 4 };
 static const char *const rejected_why[] = {
-	[1] = "a context switch entered the window",
-	[2] = "a context switch entered the twin loop's window",
-	[3] = "a context switch entered the window and the twin loop's",
+	[REJ_SWITCHED] = "a context switch entered the window",
+	[REJ_LOOP_SWITCHED] = "a context switch entered the twin loop's window",
+	[REJ_SWITCHED | REJ_LOOP_SWITCHED] =
+		"a context switch entered the window and the twin loop's",
+	[REJ_CROWDED] = "another task was runnable in the window: the scheduler may have "
+			"run in the benchmark's task",
 };
 
 /* The counts of @w and the deliveries it left out, for a raw record. */
@@ -214,6 +222,24 @@ static void set_rejected(cJSON *d, const struct cost_rejected *r)
 	cJSON_AddNumberToObject(o, "windows", r->windows);
 	cJSON_AddNumberToObject(o, "switched", r->switched);
 	cJSON_AddNumberToObject(o, "loop_switched", r->loop_switched);
+	cJSON_AddNumberToObject(o, "crowded", r->crowded);
+}
+
+/* Whether @a is absent, or an array of @n whole numbers; *@v its first. */
+static bool optional_counts(const cJSON *a, int n, const cJSON **v)
+{
+	const cJSON *x;
+
+	*v = NULL;
+	if (!a)
+		return true;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n)
+		return false;
+	cJSON_ArrayForEach(x, a)
+		if (!whole(x))
+			return false;
+	*v = a->child;
+	return true;
 }
 
 /*
@@ -228,7 +254,7 @@ static int join_metric(const cJSON *m, const struct cost_file *cf, const char *p
 	const cJSON *switches = cJSON_GetObjectItemCaseSensitive(m, "switches");
 	const cJSON *loop_id = cJSON_GetObjectItemCaseSensitive(m, "loop_window");
 	const cJSON *loop_sw = cJSON_GetObjectItemCaseSensitive(m, "loop_switches");
-	const cJSON *id, *sw;
+	const cJSON *id, *sw, *cr;
 	const struct cost_window *loop = NULL;
 	struct derived dv = { 0 };
 	bool loop_switched;
@@ -247,9 +273,11 @@ static int join_metric(const cJSON *m, const struct cost_file *cf, const char *p
 	if (!cJSON_IsArray(ids) || !whole(ops) || ops->valuedouble < 1 ||
 	    cJSON_GetArraySize(ids) !=
 		    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) ||
-	    !cJSON_IsArray(switches) || cJSON_GetArraySize(switches) != cJSON_GetArraySize(ids)) {
-		*why = xasprintf("metric %s: malformed windows, switches or ops_per_window",
-				 m->string);
+	    !cJSON_IsArray(switches) || cJSON_GetArraySize(switches) != cJSON_GetArraySize(ids) ||
+	    !optional_counts(cJSON_GetObjectItemCaseSensitive(m, "crowded"),
+			     cJSON_GetArraySize(ids), &cr)) {
+		*why = xasprintf("metric %s: malformed windows, switches, crowded or "
+				 "ops_per_window", m->string);
 		return -1;
 	}
 	derived_add(&dv, added, m, loop_id);
@@ -258,6 +286,9 @@ static int join_metric(const cJSON *m, const struct cost_file *cf, const char *p
 		const struct cost_window *w = whole(id) ? cost_find(cf, id->valuedouble) : NULL;
 		int reject = (whole(sw) && sw->valuedouble > 0) | loop_switched << 1;
 		cJSON *r;
+
+		if (!reject && cr && cr->valuedouble > 0)
+			reject = REJ_CROWDED;
 
 		if (!whole(id) || !whole(sw) || (!w && !reject)) {
 			*why = !whole(id) || !whole(sw) ?
@@ -276,10 +307,13 @@ static int join_metric(const cJSON *m, const struct cost_file *cf, const char *p
 			add_counts(r, w);
 		if (reject) {
 			cJSON_AddNumberToObject(r, "switches", sw->valuedouble);
+			if (cr)
+				cJSON_AddNumberToObject(r, "crowded", cr->valuedouble);
 			cJSON_AddStringToObject(r, "rejected", rejected_why[reject]);
 			dv.rej.windows++;
-			dv.rej.switched += reject & 1;
-			dv.rej.loop_switched += reject >> 1;
+			dv.rej.switched += !!(reject & REJ_SWITCHED);
+			dv.rej.loop_switched += !!(reject & REJ_LOOP_SWITCHED);
+			dv.rej.crowded += reject == REJ_CROWDED;
 		} else {
 			derived_sample(&dv, w, loop, ops->valuedouble);
 		}
@@ -294,6 +328,7 @@ static int join_metric(const cJSON *m, const struct cost_file *cf, const char *p
 		}
 		cJSON_AddItemToArray(raw, r);
 		sw = sw->next;
+		cr = cr ? cr->next : NULL;
 	}
 	for (int k = 0; dv.rej.windows && k < COST_NR; k++)
 		set_rejected(dv.d[k], &dv.rej);
@@ -331,13 +366,15 @@ bool cost_rejected(const cJSON *m, struct cost_rejected *r)
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "windows");
 	const cJSON *sw = cJSON_GetObjectItemCaseSensitive(o, "switched");
 	const cJSON *lsw = cJSON_GetObjectItemCaseSensitive(o, "loop_switched");
+	const cJSON *cr = cJSON_GetObjectItemCaseSensitive(o, "crowded");
 	struct cost_rejected none;
 
 	r = r ? r : &none;
 	*r = (struct cost_rejected){ 0 };
-	if (!whole(n) || n->valuedouble < 1 || !whole(sw) || !whole(lsw))
+	if (!whole(n) || n->valuedouble < 1 || !whole(sw) || !whole(lsw) || (cr && !whole(cr)))
 		return false;
-	*r = (struct cost_rejected){ n->valuedouble, sw->valuedouble, lsw->valuedouble };
+	*r = (struct cost_rejected){ n->valuedouble, sw->valuedouble, lsw->valuedouble,
+				     cr ? cr->valuedouble : 0 };
 	return true;
 }
 
@@ -351,8 +388,14 @@ void cost_rejected_merge(cJSON *to, const cJSON *from)
 	a.windows += b.windows;
 	a.switched += b.switched;
 	a.loop_switched += b.loop_switched;
+	a.crowded += b.crowded;
 	cJSON_DeleteItemFromObject(to, "rejected");
 	set_rejected(to, &a);
+}
+
+char *cost_rejected_count(int n)
+{
+	return xasprintf("%d window%s rejected", n, n == 1 ? "" : "s");
 }
 
 char *cost_rejected_words(const cJSON *m)
@@ -363,10 +406,22 @@ char *cost_rejected_words(const cJSON *m)
 
 	if (!cost_rejected(m, &r))
 		return NULL;
-	of = kept ? xasprintf("%d of %d", r.windows, r.windows + kept) :
-		    xasprintf("all %d", r.windows);
-	s = xasprintf("%s windows rejected: a context switch entered them (%d the sample's "
-		      "window, %d its twin loop's)", of, r.switched, r.loop_switched);
+	if (kept)
+		of = xasprintf("%d of %d windows", r.windows, r.windows + kept);
+	else
+		of = r.windows == 1 ? xstrdup("the only window") : xasprintf("all %d windows", r.windows);
+	if (!r.crowded)
+		s = xasprintf("%s rejected: a context switch entered %s (%d the sample's window, "
+			      "%d its twin loop's)", of, r.windows == 1 ? "it" : "them",
+			      r.switched, r.loop_switched);
+	else if (r.crowded == r.windows)
+		s = xasprintf("%s rejected: another task was runnable in %s, so the scheduler "
+			      "may have run in the benchmark's task", of,
+			      r.windows == 1 ? "it" : "them");
+	else
+		s = xasprintf("%s rejected: a context switch entered %d (%d the sample's window, "
+			      "%d its twin loop's), another task was runnable in %d", of,
+			      r.windows - r.crowded, r.switched, r.loop_switched, r.crowded);
 	free(of);
 	return s;
 }

@@ -66,10 +66,12 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
  * To one module result @res, adds per metric with "windows" the eight
  * metrics of the model (instructions_per_op... for ns_per_op, and so on),
  * net of the metric's "loop_window" if it has one, and "cost_windows",
- * every sample's window and raw counts (and its loop's). A window that a
- * context switch entered (its "switches", or the twin loop's
- * "loop_switches", above 0) is no sample of the metric: the plugin
- * counted whatever ran while the task was switched out. It is left out
+ * every sample's window and raw counts (and its loop's). A window that the
+ * scheduler entered is no sample of the metric: a context switch (its
+ * "switches", or the twin loop's "loop_switches", above 0), where the
+ * plugin counted whatever ran while the task was switched out; or
+ * another task runnable at a batch's end ("crowded"), where schedule()
+ * may have run in the task and picked it again. It is left out
  * of the samples, marked "rejected" (with why) in "cost_windows", and
  * counted in each derived metric's "rejected" (cost_rejected()); its
  * window need not be in @cf. Returns 0, or -1 with *why set when another
@@ -77,19 +79,28 @@ const struct cost_window *cost_find(const struct cost_file *cf, unsigned long id
  */
 int cost_join(cJSON *res, const struct cost_file *cf, const char *path, char **why);
 
-/* A metric's rejected windows: how many, and which window a switch entered. */
+/*
+ * A metric's rejected windows: how many, which window a switch entered,
+ * and how many no switch entered but another task was runnable in.
+ */
 struct cost_rejected {
 	int windows;
 	int switched;		/* the sample's own window */
 	int loop_switched;	/* its twin loop's */
+	int crowded;		/* neither, but another task was runnable in the sample's */
 };
 
 /* Whether @m had windows rejected, and how many in *@r (NULL: not wanted). */
 bool cost_rejected(const cJSON *m, struct cost_rejected *r);
 /* Adds @from's rejected windows to @to's: a boot's to the run's. */
 void cost_rejected_merge(cJSON *to, const cJSON *from);
-/* "2 of 15 windows rejected: a context switch entered them (...)"; NULL if none. */
+/*
+ * "2 of 15 windows rejected: a context switch entered them (...)", or
+ * another task was runnable in them; NULL if none.
+ */
 char *cost_rejected_words(const cJSON *m);
+/* "1 window rejected", "3 windows rejected". */
+char *cost_rejected_count(int n);
 /*
  * Moves each metric of test @t that has no sample left, every window
  * rejected, from its "metrics" to its "absent_metrics": such a count is

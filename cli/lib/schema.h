@@ -160,8 +160,8 @@ const cJSON *test_metrics(const cJSON *t);
 /* Metric @name of the test; NULL if absent. */
 const cJSON *test_metric(const cJSON *t, const char *name);
 /*
- * The cost model's counts of @t whose every window was rejected (a
- * context switch entered it, cost.h): absent, never 0; an object of
+ * The cost model's counts of @t whose every window was rejected (the
+ * scheduler entered it, cost.h): absent, never 0; an object of
  * metrics, or NULL.
  */
 const cJSON *test_absent_metrics(const cJSON *t);

@@ -8,12 +8,13 @@
 # counts from run to run (three runs) on slab and slub, counts net of
 # the benchmark's twin loop (the twin net of itself is 0), interrupt
 # handlers left out of the windows (as many as the module counted), no
-# window entered by a context switch (PREEMPT_NONE), and the gate:
+# window entered by a context switch or ended with another task runnable
+# (PREEMPT_NONE), and the gate:
 # slub_debug=FZPU against SLUB raises instructions per op and fails it,
 # each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
-plan 53
+plan 55
 
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
 counts() {
@@ -47,6 +48,9 @@ for v in slab slub; do
 	check "$v (PREEMPT_NONE): no switch of the task in any window" \
 		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op.switches | length == 15,
 			(.[] == 0)] | all'
+	check "$v: no window ended a batch with another task runnable" \
+		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op | (.crowded | length == 15),
+			(.crowded[] == 0)] | all'
 	check "$v: nor in its twin loop's: no window rejected, no count absent" \
 		jqt "$TMP/${v}1.json" '[.tests[] | (.metrics[] | has("rejected")),
 			has("absent_metrics"), (.extra.cost_windows[][] | has("rejected"))] | any | not'

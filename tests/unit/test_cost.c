@@ -263,8 +263,14 @@ static void test_join_rejected(void)
 	CHECK(cost_rejected(metric(res, "l1d_misses_per_op[size=64]"), NULL),
 	      "every one of the eight metrics does");
 	words = cost_rejected_words(m);
-	CHECK_STR(words, "1 of 2 windows rejected: a context switch entered them (1 the sample's "
+	CHECK_STR(words, "1 of 2 windows rejected: a context switch entered it (1 the sample's "
 		  "window, 0 its twin loop's)", "and says how many, of how many, and why");
+	free(words);
+	words = cost_rejected_count(1);
+	CHECK_STR(words, "1 window rejected", "one window is said in the singular");
+	free(words);
+	words = cost_rejected_count(3);
+	CHECK_STR(words, "3 windows rejected", "more in the plural");
 	free(words);
 	r = raw_at(res, 0);
 	CHECK(cJSON_GetObjectItemCaseSensitive(r, "insns")->valuedouble == 2000 &&
@@ -300,6 +306,59 @@ static void test_join_rejected(void)
 }
 
 /* The twin loop's window entered by a switch: no sample is net of true counts. */
+/*
+ * A window no switch entered but that ended with another task runnable:
+ * schedule() may have run in the benchmark's task and picked it again,
+ * which no switch count shows. It is no sample either, and said apart.
+ */
+static void test_join_crowded(void)
+{
+	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"crowded\":[1,0],"
+				   "\"ops_per_window\":100");
+	const cJSON *m;
+	struct cost_rejected rej;
+	struct cost_file cf;
+	char *why = NULL, *words;
+
+	cost_parse("f", fixture, &cf);
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a crowded window joins");
+	m = metric(res, "instructions_per_op[size=64]");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(m, "samples")) == 1,
+	      "a crowded window is no sample");
+	CHECK(cost_rejected(m, &rej) && rej.windows == 1 && rej.switched == 0 &&
+	      rej.loop_switched == 0 && rej.crowded == 1, "it is counted as crowded, not switched");
+	CHECK(strstr(cJSON_GetObjectItemCaseSensitive(raw_at(res, 0), "rejected")->valuestring,
+		     "another task was runnable") &&
+	      !cJSON_GetObjectItemCaseSensitive(raw_at(res, 1), "rejected"),
+	      "its raw record says why; the other's is not marked");
+	words = cost_rejected_words(m);
+	CHECK_STR(words, "1 of 2 windows rejected: another task was runnable in it, so the "
+		  "scheduler may have run in the benchmark's task", "the words say why");
+	free(words);
+	cJSON_Delete(res);
+
+	res = module_result("\"windows\":[7,3],\"switches\":[1,0],\"crowded\":[1,1],"
+			    "\"ops_per_window\":100");
+	CHECK(cost_join(res, &cf, "f", &why) == 0 && !why, "a switched and a crowded window join");
+	m = metric(res, "instructions_per_op[size=64]");
+	CHECK(cost_rejected(m, &rej) && rej.windows == 2 && rej.switched == 1 && rej.crowded == 1,
+	      "a switch is the reason where there was one");
+	words = cost_rejected_words(m);
+	CHECK_STR(words, "all 2 windows rejected: a context switch entered 1 (1 the sample's "
+		  "window, 0 its twin loop's), another task was runnable in 1",
+		  "both reasons, each with its count");
+	free(words);
+	cJSON_Delete(res);
+
+	res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"crowded\":[1],"
+			    "\"ops_per_window\":100");
+	CHECK(cost_join(res, &cf, "f", &why) == -1 && why && strstr(why, "crowded"),
+	      "a crowded list of another length is refused");
+	free(why);
+	cJSON_Delete(res);
+	cost_free(&cf);
+}
+
 static void test_join_all_rejected(void)
 {
 	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
@@ -544,7 +603,7 @@ static void test_compare_rejected(void)
 	report = report_text(&c, (const cJSON *const *)docs, 2, NULL);
 	CHECK(check_says(report, "instructions per op +7.1% regression (exact count, 3 windows "
 		   "rejected)"), "the report's subject: an exact count, 3 windows rejected");
-	CHECK(check_says(report, "windows rejected, a context switch entered them: 2 in slab, 1 in "
+	CHECK(check_says(report, "windows rejected, the scheduler entered them: 2 in slab, 1 in "
 		   "slub") && check_says(report, "0 in slab, every one in slub") &&
 	      check_says(report, "the count is absent"), "the report: how many, per count; absent");
 	free(report);
@@ -574,6 +633,7 @@ int main(void)
 	test_join();
 	test_join_no_switch();
 	test_join_rejected();
+	test_join_crowded();
 	test_join_all_rejected();
 	test_frames();
 	test_frames_rejected();
