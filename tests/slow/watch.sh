@@ -196,11 +196,14 @@ check "watch 7: two regressions reported in the state, each once" \
 start=$SECONDS
 (cd "$TMP" && SLABBENCH=$SB bash reproduce.sh >repro.out 2>repro.err)
 echo "# reproduce.sh: $((SECONDS - start)) s"
-# The report's subject is folded at 72 columns, as a mail's is, and
-# names the change, then its kind: "... +12.3% regression (TCG time, ...)".
+# The report follows run's summary in its output. Its subject is folded
+# at 72 columns, as a mail's is, and names the change, then its kind:
+# "... +12.3% regression (TCG time, ...)".
 check "reproduce.sh runs as it is and reports the regression" \
 	python3 -c 'import email, re, sys
-s = " ".join(str(email.message_from_file(open(sys.argv[1]))["Subject"]).split())
+out = open(sys.argv[1]).read()
+at = out.find("Subject:")
+s = " ".join(str(email.message_from_string(out[at:])["Subject"]).split()) if at >= 0 else ""
 sys.exit(not re.search(r" [+][^ ]+ regression [(]", s))' "$TMP/repro.out"
 grep -m 3 -A 2 "^Subject:" "$TMP/repro.out" | sed 's/^/# /'
 grep -q "regression" "$TMP/repro.out" || tail -n 20 "$TMP/repro.err"
