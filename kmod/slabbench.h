@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/compiler.h>
 #include <linux/timekeeping.h>
+#include <linux/sched.h>
 #include <linux/sched/stat.h>
 #include <linux/mmzone.h>
 #ifdef CONFIG_X86
@@ -319,13 +320,15 @@ struct sb_timer {
 	u64 switches;
 	u64 start_switches;
 	/*
-	 * Batches that ended with another task runnable on this CPU. Then
-	 * the scheduler may have run in this task without switching it out
-	 * (schedule() picked it again), and the cost model would count that.
-	 * On one CPU no other task stops being runnable without a switch, so
-	 * a check at each batch's end sees every such window. A twin loop
-	 * has no point where its task could call schedule(): no allocator
-	 * call, no preempt_enable(), no cond_resched().
+	 * Batches that ended with another task runnable on this CPU, on a
+	 * kernel that can preempt inside an allocator's call (might_resched()
+	 * or preempt_enable()). Then the scheduler may have run in this task
+	 * without switching it out (schedule() picked it again), and the cost
+	 * model would count that. On one CPU no other task stops being
+	 * runnable without a switch, so a check at each batch's end sees
+	 * every such window. Under PREEMPT_NONE the fast paths have no such
+	 * point, nor has a twin loop anywhere: no allocator call, no
+	 * preempt_enable(), no cond_resched().
 	 */
 	u64 crowded;
 	/* Intervals summed into ns and cycles: each is known to a clock step. */
@@ -382,7 +385,7 @@ static __always_inline void sb_timer_stop(struct sb_timer *t)
 	t->cycles += cycles - t->start_cycles;
 	t->irqs += sb_irq_count() - t->start_irqs;
 	t->switches += sb_switch_count() - t->start_switches;
-	t->crowded += !single_task_running();
+	t->crowded += !preempt_model_none() && !single_task_running();
 	t->spans++;
 }
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# kernels: slab slub
+# kernels: slab slub slub-7.3
 # shellcheck shell=bash
 # The cost model on Linux guests (--accel=cost): the module's windows
 # joined to the plugin's counts; a known instruction count (calib's
@@ -8,13 +8,13 @@
 # counts from run to run (three runs) on slab and slub, counts net of
 # the benchmark's twin loop (the twin net of itself is 0), interrupt
 # handlers left out of the windows (as many as the module counted), no
-# window entered by a context switch or ended with another task runnable
-# (PREEMPT_NONE), and the gate:
+# window entered by a context switch (PREEMPT_NONE), windows that the
+# scheduler entered rejected on slub-7.3 (PREEMPT_LAZY), and the gate:
 # slub_debug=FZPU against SLUB raises instructions per op and fails it,
 # each allocator against itself changes nothing.
 . tests/e2e/lib.sh
 
-plan 55
+plan 58
 
 # Counts per op of the cost-model metrics in units $2 of every test, in order.
 counts() {
@@ -48,13 +48,27 @@ for v in slab slub; do
 	check "$v (PREEMPT_NONE): no switch of the task in any window" \
 		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op.switches | length == 15,
 			(.[] == 0)] | all'
-	check "$v: no window ended a batch with another task runnable" \
-		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op | (.crowded | length == 15),
-			(.crowded[] == 0)] | all'
+	check "$v: every sample records its crowded batches beside its switches" \
+		jqt "$TMP/${v}1.json" '[.tests[].metrics.ns_per_op | .crowded | length == 15] | all'
 	check "$v: nor in its twin loop's: no window rejected, no count absent" \
 		jqt "$TMP/${v}1.json" '[.tests[] | (.metrics[] | has("rejected")),
 			has("absent_metrics"), (.extra.cost_windows[][] | has("rejected"))] | any | not'
 done
+# On a preemptible kernel (7.3 has PREEMPT_LAZY at least) the scheduler
+# can run inside an allocator's call: a window that a switch entered, or
+# that ended a batch with another task runnable, is no sample. What is
+# kept counts one figure per fast path.
+"$SB" run --alloc=slub-7.3 --accel=cost --workload=quick -o "$TMP/s73.json" \
+	>"$TMP/s73.out" 2>"$TMP/s73.err"
+check "slub-7.3: quick under --accel=cost completes" jqt "$TMP/s73.json" '.status == "complete"'
+jq -r '.tests[] | "# slub-7.3 \(.spec): kept \(.metrics.instructions_per_op.samples // [] | unique),
+	rejected \(.metrics.instructions_per_op.rejected // {})"' "$TMP/s73.json"
+check "slub-7.3: each fast path's kept windows count one figure" \
+	jqt "$TMP/s73.json" '[.tests[].metrics.instructions_per_op.samples | unique | length == 1] | all'
+check "slub-7.3: the windows kept are those no switch entered and none ended crowded" \
+	jqt "$TMP/s73.json" '[.tests[] | .metrics.ns_per_op as $m |
+		([range(0; $m.switches | length) | select($m.switches[.] == 0 and $m.crowded[.] == 0)] |
+			length) == (.metrics.instructions_per_op.samples | length)] | all'
 check "three boots, QEMU seeds 1, 2 and 3: --accel=cost's default" \
 	jqt "$out" '[.boots[].seed] == [1, 2, 3]'
 check "and the seeds change no count of quick's fast paths (instructions, accesses)" \
