@@ -305,7 +305,6 @@ static void test_join_rejected(void)
 	cost_free(&cf);
 }
 
-/* The twin loop's window entered by a switch: no sample is net of true counts. */
 /*
  * A window no switch entered but that ended with another task runnable:
  * schedule() may have run in the benchmark's task and picked it again,
@@ -359,6 +358,7 @@ static void test_join_crowded(void)
 	cost_free(&cf);
 }
 
+/* The twin loop's window entered by a switch: no sample is net of true counts. */
 static void test_join_all_rejected(void)
 {
 	cJSON *res = module_result("\"windows\":[7,3],\"switches\":[0,0],\"ops_per_window\":100,"
