@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_TIMEOUT_S 600.0
@@ -405,10 +406,17 @@ int workload_check(const struct workload *w, const cJSON *catalogue)
 	return 0;
 }
 
+/*
+ * A bare name is a path only where it names a file: results directories
+ * are often named after their workload ("kernel/"), and a run started
+ * beside one means the shipped workload.
+ */
 char *workload_resolve(const char *name_or_path)
 {
+	struct stat st;
+
 	if (strchr(name_or_path, '/') || strstr(name_or_path, ".json") ||
-	    access(name_or_path, F_OK) == 0)
+	    (stat(name_or_path, &st) == 0 && !S_ISDIR(st.st_mode)))
 		return xstrdup(name_or_path);
 	return xasprintf("%s/workloads/%s.json", slabbench_home(), name_or_path);
 }

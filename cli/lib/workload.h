@@ -50,7 +50,10 @@ int workload_parse(const char *path, const char *text, long repeat,
  */
 int workload_check(const struct workload *w, const cJSON *catalogue);
 void workload_free(struct workload *w);
-/* workloads/NAME.json in the repository, for a bare name. */
+/*
+ * workloads/NAME.json in the repository, for a bare name that is not a
+ * file here; a path as it is.
+ */
 char *workload_resolve(const char *name_or_path);
 
 #endif

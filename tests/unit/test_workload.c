@@ -9,8 +9,11 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void test_valid(void)
 {
@@ -109,6 +112,35 @@ static void test_shipped(void)
 		workload_free(&w);
 		free(path);
 	}
+}
+
+/* A directory named after a workload, as results often are, is not it. */
+static void test_resolve_beside_directory(void)
+{
+	char dir[] = "/tmp/sb-resolve-XXXXXX", *path, *want;
+	char cwd[4096];
+	FILE *f;
+
+	if (!mkdtemp(dir) || !getcwd(cwd, sizeof(cwd)) || chdir(dir) ||
+	    mkdir("kernel", 0700)) {
+		CHECK(0, "a scratch directory with kernel/ in it");
+		return;
+	}
+	path = workload_resolve("kernel");
+	want = xasprintf("%s/workloads/kernel.json", slabbench_home());
+	CHECK_STR(path, want, "a bare name beside a directory of that name is the shipped workload");
+	free(path);
+	free(want);
+	f = fopen("mine", "w");
+	if (f)
+		fclose(f);
+	path = workload_resolve("mine");
+	CHECK_STR(path, "mine", "a bare name that is a file here is that file");
+	free(path);
+	remove("mine");
+	rmdir("kernel");
+	if (chdir(cwd) == 0)
+		rmdir(dir);
 }
 
 /* The shape of the module's debugfs "tests" document. */
@@ -219,6 +251,7 @@ int main(void)
 	test_valid();
 	test_invalid();
 	test_shipped();
+	test_resolve_beside_directory();
 	test_catalogue();
 	test_macro_table();
 	return check_done();
