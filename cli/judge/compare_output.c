@@ -362,8 +362,8 @@ cJSON *compare_json(const struct comparison *c)
 				"the difference, Welch");
 	cJSON_AddStringToObject(doc, "rejected_windows", "the cost model's windows left out of "
 				"a count's samples because the scheduler entered them or their twin "
-				"loop's window (a context switch, or another task runnable); a run whose every window was rejected has the "
-				"count absent, with why");
+				"loop's window (a context switch, or another task runnable); a run "
+				"whose every window was rejected has the count absent, with why");
 	json_add_string_or_null(doc, "floor", c->floor_note);
 	runs = cJSON_AddArrayToObject(doc, "runs");
 	for (int r = 0; r < c->nr_runs; r++) {

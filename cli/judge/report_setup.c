@@ -147,8 +147,9 @@ static void rejected_counts(struct strbuf *b, const struct comparison *c)
 		return;
 	v = xasprintf("windows of the cost model that the scheduler entered (the plugin "
 		      "would have counted whatever ran while the benchmark's task was "
-		      "switched out, or the scheduler in it), in %d count%s: the windows kept are exact counts; "
-		      "slabbench compare says how many were rejected of each.%s", n,
+		      "switched out, or the scheduler in it), in %d count%s: the windows "
+		      "kept are exact counts; slabbench compare says how many were "
+		      "rejected of each.%s", n,
 		      n == 1 ? "" : "s", absent ? " Where every window was rejected, the count "
 		      "is absent (see the warnings), not 0." : "");
 	field(b, "rejected", v);

@@ -409,7 +409,8 @@ char *cost_rejected_words(const cJSON *m)
 	if (kept)
 		of = xasprintf("%d of %d windows", r.windows, r.windows + kept);
 	else
-		of = r.windows == 1 ? xstrdup("the only window") : xasprintf("all %d windows", r.windows);
+		of = r.windows == 1 ? xstrdup("the only window") :
+				      xasprintf("all %d windows", r.windows);
 	if (!r.crowded)
 		s = xasprintf("%s rejected: a context switch entered %s (%d the sample's window, "
 			      "%d its twin loop's)", of, r.windows == 1 ? "it" : "them",
