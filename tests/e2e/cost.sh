@@ -65,6 +65,7 @@ jq -r '.tests[] | "# slub-7.3 \(.spec): kept \(.metrics.instructions_per_op.samp
 	rejected \(.metrics.instructions_per_op.rejected // {})"' "$TMP/s73.json"
 check "slub-7.3: each fast path's kept windows count one figure" \
 	jqt "$TMP/s73.json" '[.tests[].metrics.instructions_per_op.samples | unique | length == 1] | all'
+# shellcheck disable=SC2016 # $m is jq's
 check "slub-7.3: the windows kept are those no switch entered and none ended crowded" \
 	jqt "$TMP/s73.json" '[.tests[] | .metrics.ns_per_op as $m |
 		([range(0; $m.switches | length) | select($m.switches[.] == 0 and $m.crowded[.] == 0)] |
