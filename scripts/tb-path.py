@@ -6,7 +6,9 @@ translation of its address, as code patched at boot is translated anew)
 are added up from a call's entry block until the next entry's, inside
 the traced range only (callees outside it are not counted). Prints, for
 each entry, how many instructions the last N calls took, and the blocks
-of the most common path.
+of the most common path; then the longest stretch of calls that repeats
+itself call for call, every entry once a round (a benchmark's loop: the
+last N calls may include others, made after it).
 
     scripts/tb-path.py LOG [--last N] NAME=ADDRESS...
 """
@@ -15,7 +17,10 @@ import collections
 import re
 import sys
 
-INSN = re.compile(r'^0x([0-9a-f]+):  [0-9a-f]{2} ')
+# An instruction's line has its mnemonic after the bytes; QEMU carries
+# the bytes of one longer than 8 on to a line of their own, which is
+# not an instruction.
+INSN = re.compile(r'^0x([0-9a-f]+):  (?:[0-9a-f]{2} )*[0-9a-f]{2}  +\S')
 TRACE = re.compile(r'^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/')
 
 
@@ -35,6 +40,7 @@ def main():
             sys.exit(f'tb-path.py: {e}: not NAME=ADDRESS')
     size, first, active = {}, None, None
     calls = collections.defaultdict(list)
+    order = []
     with open(a.log, errors='replace') as f:
         for line in f:
             if line.startswith('IN:'):
@@ -54,6 +60,7 @@ def main():
             if pc in entries:
                 active = entries[pc]
                 calls[active].append([])
+                order.append((active, calls[active][-1]))
             if active:
                 calls[active][-1].append((pc, size.get(pc, 0)))
     if not calls:
@@ -67,6 +74,24 @@ def main():
               + ', '.join(f'{k} x{v}' for k, v in sorted(counts.items())))
         print('  blocks of a', common, 'path:',
               ' '.join(f'{pc:x}+{n}' for pc, n in path))
+    loop(order, len(entries))
+
+
+def loop(order, period):
+    """The longest stretch of calls in which each call took the path of
+    the call one round (period calls) before it."""
+    seq = [(name, sum(n for _, n in c)) for name, c in order]
+    best, start, i = 0, 0, 0
+    while i < len(seq):
+        j = i
+        while j + period < len(seq) and seq[j + period] == seq[j]:
+            j += 1
+        if min(j - i + period, len(seq) - i) > best:
+            best, start = min(j - i + period, len(seq) - i), i
+        i = j + 1
+    print(f'loop: {best} calls in a row repeat every {period}, from call '
+          f'{start + 1} of {len(seq)}: '
+          + ', '.join(f'{name} {n}' for name, n in seq[start:start + period]))
 
 
 if __name__ == '__main__':
