@@ -79,15 +79,18 @@ def main():
 
 def loop(order, period):
     """The longest stretch of calls in which each call took the path of
-    the call one round (period calls) before it."""
+    the call one round (period calls) before it, every entry called once
+    a round."""
     seq = [(name, sum(n for _, n in c)) for name, c in order]
     best, start, i = 0, 0, 0
     while i < len(seq):
         j = i
         while j + period < len(seq) and seq[j + period] == seq[j]:
             j += 1
-        if min(j - i + period, len(seq) - i) > best:
-            best, start = min(j - i + period, len(seq) - i), i
+        length = min(j - i + period, len(seq) - i)
+        every = len({name for name, _ in seq[i:i + period]}) == period
+        if every and length > best:
+            best, start = length, i
         i = j + 1
     print(f'loop: {best} calls in a row repeat every {period}, from call '
           f'{start + 1} of {len(seq)}: '
