@@ -355,11 +355,14 @@ static bool file_has_word(const char *path, const char *word)
 /* Field @key of group @g's memory.stat, in bytes; -1 if none. */
 /*
  * memory.stat flushes the per-CPU counters only past a threshold of updates
- * (6.12: 64 pages per online CPU, per group; 6.1: global), and otherwise
- * shows what a deferrable worker last flushed, which an idle guest may not
- * have run. Reading cpu.stat flushes the group's whole rstat tree, the
- * memory controller's counters with it (cgroup_base_stat_cputime_show()), so
- * that the figures are the group's charges now. Fails if it cannot be read.
+ * (6.12 and 7.3: 64 pages per online CPU, per group; 6.1: global), and
+ * otherwise shows what a deferrable worker last flushed, which an idle guest
+ * may not have run. On 6.1 and 6.12 reading cpu.stat flushes the group's
+ * whole rstat tree, the memory controller's counters with it
+ * (cgroup_base_stat_cputime_show()), so that the figures are the group's
+ * charges now. 7.3 keeps an rstat tree per subsystem and that read flushes
+ * only the cgroup's own: a group below the threshold reads 0 there, and the
+ * workload is refused rather than reported short. Fails if it cannot be read.
  */
 static int memcg_flush(int g)
 {
