@@ -361,8 +361,10 @@ static bool file_has_word(const char *path, const char *word)
  * whole rstat tree, the memory controller's counters with it
  * (cgroup_base_stat_cputime_show()), so that the figures are the group's
  * charges now. 7.3 keeps an rstat tree per subsystem and that read flushes
- * only the cgroup's own: a group below the threshold reads 0 there, and the
- * workload is refused rather than reported short. Fails if it cannot be read.
+ * only the cgroup's own: a group below the threshold reads what the worker
+ * last flushed, 0 (refused below) if it has not run since the charges, short
+ * if it ran during them, which nothing here can tell (docs/measured.md).
+ * Fails if it cannot be read.
  */
 static int memcg_flush(int g)
 {
