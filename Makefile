@@ -108,6 +108,13 @@ $(BUILD)/tests/test_agentjson: tests/unit/test_agentjson.c tests/unit/check.h $(
 	$(CC) -std=gnu11 $(WARN) -Itests/unit -Ivm/agent -Iinclude/uapi -O1 -g $(SAN) -o $@ $< \
 		$(AGENT_JSON) -lcjson -lm
 
+# The agent's reading of a memory cgroup's offline flush in the trace.
+$(BUILD)/tests/test_memflush: tests/unit/test_memflush.c tests/unit/check.h vm/agent/memflush.c \
+		vm/agent/io.c $(AGENT_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(WARN) -Itests/unit -Ivm/agent -Iinclude/uapi -O1 -g $(SAN) -o $@ $< \
+		vm/agent/memflush.c vm/agent/io.c
+
 # The library is compiled under the sanitizers once, not once per test:
 # a fresh `make test` spent minutes recompiling it for each.
 $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/%.o,$(CLI_LIB))

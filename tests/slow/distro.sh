@@ -10,7 +10,7 @@
 # minutes on 2 cores.
 . tests/e2e/lib.sh
 
-plan 32
+plan 37
 
 for v in slub-distro slab-distro slub-7.3-distro slub-6.12-distro; do
 	start=$SECONDS
@@ -107,4 +107,23 @@ for v in "${KA[@]}"; do
 			test "$(for i in 1 2 3; do counts $i "$v" $t; done |
 				jq -s '(map(.[1] > 0) | all) and (map(.[0]) | add | unique | length == 1)')" = true
 	done
+done
+
+# Memory cgroups: the groups' charges are read only once their counters
+# are flushed: on 6.1 by reading cpu.stat, and on 7.3, where that read
+# flushes only the cgroup's own counters, by a removed group's forced
+# flush of the root, seen in the trace. At 16 vCPUs the groups' charges
+# are below memory.stat's own flush threshold (64 pages per online CPU).
+jq -n '{ name: "memcg-small", boot_userspace: true, tests: [{ test: "memcg",
+	params: { groups: 3, files: 100, sockets: 10, pipes: 50, hold: 1 } }] }' >"$TMP/memcg.json"
+"$SB" run --alloc=slub-distro,slub-7.3-distro --workload="$TMP/memcg.json" --cpus=16 \
+	--boots=1 -o "$TMP/memcg" >/dev/null 2>"$TMP/memcg.err"
+check "memcg at 16 vCPUs on slub-distro and slub-7.3-distro completes" test $? -eq 0
+declare -A how=([slub-distro]="cpu.stat" [slub-7.3-distro]="a removed group's forced flush of the root")
+for v in slub-distro slub-7.3-distro; do
+	files=("$TMP/memcg/$v"-memcg-small-*.json)
+	check "$v: memcg: at least the 50 pipes' buffer arrays charged to each group (150 kB)" \
+		jqt "${files[0]}" '.tests[0].metrics.charged_slab_kb.samples[0] >= 150'
+	check "$v: memcg: the counters flushed by ${how[$v]}" \
+		grep -q "memcg: counters flushed by ${how[$v]}" "${files[0]%.json}.console.log"
 done

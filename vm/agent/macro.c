@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "agent.h"
 #include "macro_table.h"
+#include "memflush.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -352,33 +353,7 @@ static bool file_has_word(const char *path, const char *word)
 	return found;
 }
 
-/* Field @key of group @g's memory.stat, in bytes; -1 if none. */
-/*
- * memory.stat flushes the per-CPU counters only past a threshold of updates
- * (6.12 and 7.3: 64 pages per online CPU, per group; 6.1: global), and
- * otherwise shows what a deferrable worker last flushed, which an idle guest
- * may not have run. On 6.1 and 6.12 reading cpu.stat flushes the group's
- * whole rstat tree, the memory controller's counters with it
- * (cgroup_base_stat_cputime_show()), so that the figures are the group's
- * charges now. 7.3 keeps an rstat tree per subsystem and that read flushes
- * only the cgroup's own: a group below the threshold reads what the worker
- * last flushed, 0 (refused below) if it has not run since the charges, short
- * if it ran during them, which nothing here can tell (docs/measured.md).
- * Fails if it cannot be read.
- */
-static int memcg_flush(int g)
-{
-	char path[96], *text;
-	size_t len;
-	int ret;
-
-	snprintf(path, sizeof(path), CGROUP_ROOT "/slabbench-%d/cpu.stat", g);
-	text = read_path(path, &len);
-	ret = text ? 0 : -1;
-	free(text);
-	return ret;
-}
-
+/* Field @key of group @g's memory.stat, in bytes; -1 if none (memflush.c first). */
 static double memcg_stat(int g, const char *key)
 {
 	char path[96], line[128], name[64];
@@ -476,6 +451,7 @@ static int memcg(const struct spec *s, FILE *out, char *why, size_t whylen)
 	long groups = s->num[MEMCG_GROUPS];
 	double slab = 0, percpu = 0;
 	int ready[2], hold[2], ret = 0, got = 0;
+	const char *how = NULL;
 	struct rlimit fds;
 	char path[96], c;
 
@@ -538,12 +514,16 @@ static int memcg(const struct spec *s, FILE *out, char *why, size_t whylen)
 			 groups - got, groups);
 		ret = -1;
 	}
+	if (!ret && !memcg_flush_all(CGROUP_ROOT, groups, &how, why, whylen))
+		say("memcg: counters flushed by %s", how);
+	else
+		ret = -1;
 	for (int g = 0; g < groups && !ret; g++) {
-		double b = memcg_flush(g) ? -1 : memcg_stat(g, "slab");
+		double b = memcg_stat(g, "slab");
 
 		if (b < 0) {
-			snprintf(why, whylen, "memcg: group %d: cpu.stat or memory.stat unreadable, "
-				 "so its charges cannot be flushed and read", g);
+			snprintf(why, whylen, "memcg: group %d: memory.stat unreadable, so its "
+				 "charges cannot be read", g);
 			ret = -1;
 		} else if (b == 0) {
 			snprintf(why, whylen, "memcg: refused: group %d has no slab charged (kernel "
