@@ -35,7 +35,7 @@ int cmd_run(int argc, char **argv)
 			   "a workload file, or a name in workloads/"),
 		{ .type = OPT_T_STRING, .short_name = 'o', .name = "output", .value = &o.output,
 		  .argh = "FILE",
-		  .help = "results file; with several allocators or CPU counts,\na directory",
+		  .help = "results file; a directory if it is one, or with\nseveral allocators or CPU counts",
 		  .deftext = "results/VARIANT-WORKLOAD-cpusN-TIME.json" },
 		OPT_VM(&o.vm, OPT_LONGS_MAX),
 		OPT_INTEGER("repeat", &o.repeat, "N", 1, 1000, NULL, "override every test's repeats"),

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -693,9 +694,10 @@ int runner_run(const struct runner_opts *opts)
 {
 	struct runner_opts o = *opts;
 	char *path, *save = NULL, *v, *list, **variants = NULL;
-	bool *profiled = NULL, slurm = o.engine && !strcmp(o.engine, "slurm");
+	bool *profiled = NULL, slurm = o.engine && !strcmp(o.engine, "slurm"), one_file;
 	int failed = 0, nr = 0;
 	struct workload w;
+	struct stat st;
 
 	if (o.task)
 		return slurm_task_run(o.task) ? 1 : 0;
@@ -732,16 +734,21 @@ int runner_run(const struct runner_opts *opts)
 		error("run: --alloc: no allocator given");
 		failed = 2;
 	}
-	/* -o names a file for one allocator at one CPU count, else a directory. */
-	if (!failed && (nr > 1 || o.vm.cpus_list.n > 1 || slurm) && o.output && mkdir_p(o.output))
+	/*
+	 * -o names a file for one allocator at one CPU count, else a directory;
+	 * a directory that exists is one for any run, not found unwritable once
+	 * the boots are done.
+	 */
+	one_file = o.output && nr == 1 && o.vm.cpus_list.n == 1 && !slurm &&
+		   !(stat(o.output, &st) == 0 && S_ISDIR(st.st_mode));
+	if (!failed && !one_file && o.output && mkdir_p(o.output))
 		failed = 1;
 	if (!failed && !o.output && mkdir_p("results"))
 		failed = 1;
 	if (!failed && slurm)
 		failed = run_slurm(&o, variants, nr, &w, profiled);
 	for (int i = 0; i < o.vm.cpus_list.n && !failed && !slurm; i++)
-		failed = run_point(&o, o.vm.cpus_list.v[i], variants, nr, &w, profiled,
-				   o.output && nr == 1 && o.vm.cpus_list.n == 1);
+		failed = run_point(&o, o.vm.cpus_list.v[i], variants, nr, &w, profiled, one_file);
 	free(variants);
 	free(list);
 	workload_free(&w);

@@ -7,7 +7,7 @@
 
 # Four checks of --accel=auto on each kind of host: KVM that works, KVM
 # that is broken, no KVM.
-plan 38
+plan 39
 
 cat >"$TMP/info.json" <<'JSON'
 { "name": "info", "tests": [ { "test": "merge" } ] }
@@ -63,6 +63,13 @@ check "--cpus=1,2 of two allocators: four results, named by CPUs" \
 	test "${#sweep[@]}" -eq 4 -a -e "${sweep[0]}" -a -e "${sweep[3]}"
 check "a sweep's point records its CPUs" \
 	jqt "${sweep[2]}" '.vm.cpus == 1 and .guest.info.cpus_online == 1'
+# -o naming a directory that exists, for one allocator at one CPU count:
+# the results go into it, named as a sweep's (it once ran every boot and
+# then failed writing the directory as a file).
+"$SB" run --boots=1 --alloc=slub --workload="$TMP/info.json" -o "$TMP/sweep" >/dev/null
+one=("$TMP"/sweep/slub-info-cpus2-*.json)
+check "-o an existing directory, one allocator: its results file inside, named by CPUs" \
+	test "${#one[@]}" -eq 2 -a -e "${one[1]}"
 
 # A guest that never finishes: /bin/sh as init waits on the console forever.
 # The outer timeout only keeps this test from hanging in its turn; its
