@@ -514,10 +514,15 @@ static int memcg(const struct spec *s, FILE *out, char *why, size_t whylen)
 			 groups - got, groups);
 		ret = -1;
 	}
+	/* What the flush itself leaves in the kernel, shown: it should be nothing. */
+	slab = meminfo_kb("Slab");
+	percpu = meminfo_kb("Percpu");
 	if (!ret && !memcg_flush_all(CGROUP_ROOT, groups, &how, why, whylen))
-		say("memcg: counters flushed by %s", how);
+		say("memcg: counters flushed by %s; Slab %+.0f kB, Percpu %+.0f kB across it",
+		    how, meminfo_kb("Slab") - slab, meminfo_kb("Percpu") - percpu);
 	else
 		ret = -1;
+	slab = percpu = 0;
 	for (int g = 0; g < groups && !ret; g++) {
 		double b = memcg_stat(g, "slab");
 

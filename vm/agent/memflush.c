@@ -38,6 +38,22 @@
 /* Offline follows an RCU grace period, slow in a guest whose vCPUs take turns. */
 #define OFFLINE_WAIT_S	120
 
+/* "nr_dying_descendants" of @root's cgroup.stat; -1 if unreadable. */
+static long dying(const char *root)
+{
+	char path[128], *text, *at;
+	long n = -1;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/cgroup.stat", root);
+	text = read_path(path, &len);
+	at = text ? strstr(text, "nr_dying_descendants ") : NULL;
+	if (at)
+		n = strtol(at + strlen("nr_dying_descendants "), NULL, 10);
+	free(text);
+	return n;
+}
+
 /* Empties the trace buffer: only an open with O_TRUNC does. */
 static int trace_clear(void)
 {
@@ -84,12 +100,13 @@ static int offline_flush(const char *root, unsigned long long root_id, char *why
 {
 	struct timespec pause = { 0, 20 * 1000 * 1000 };
 	char path[128], *trace = NULL;
+	long before = dying(root);
 	bool seen = false;
 	struct stat st;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/" THROWAWAY, root);
-	if (mkdir(path, 0755) || stat(path, &st) || rmdir(path)) {
+	if (before < 0 || mkdir(path, 0755) || stat(path, &st) || rmdir(path)) {
 		snprintf(why, whylen, "memcg: flushing: the group %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -98,11 +115,29 @@ static int offline_flush(const char *root, unsigned long long root_id, char *why
 		trace = read_path(TRACING "/trace", &len);
 		seen = trace && memflush_offline_seen(trace, st.st_ino, root_id);
 	}
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", root);
-	if (!seen || write_value(path, "+memory")) {
+	if (!seen) {
 		snprintf(why, whylen, "memcg: refused: removing a group showed no forced flush "
 			 "of the root in the trace within %d s (this kernel's cpu.stat does not "
 			 "flush the memory controller), so the charges cannot be shown complete",
+			 OFFLINE_WAIT_S);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", root);
+	if (write_value(path, "+memory")) {
+		snprintf(why, whylen, "memcg: flushing: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	/*
+	 * The group's memcg and its per-CPU counters are freed only once it is
+	 * released: until then they would be in the census as the kernel's.
+	 * Another group dying meanwhile could end this wait early; the memcg
+	 * workload removes its own groups only after reading them.
+	 */
+	for (double t = now_s(); dying(root) > before && now_s() - t < OFFLINE_WAIT_S;)
+		nanosleep(&pause, NULL);
+	if (dying(root) > before) {
+		snprintf(why, whylen, "memcg: the removed group %s/" THROWAWAY " still not released "
+			 "after %d s: its memory would be counted as the kernel's", root,
 			 OFFLINE_WAIT_S);
 		return -1;
 	}
@@ -111,20 +146,20 @@ static int offline_flush(const char *root, unsigned long long root_id, char *why
 
 int memcg_flush_all(const char *root, int groups, const char **how, char *why, size_t whylen)
 {
+	char path[128], *text, *size;
 	struct stat st;
-	char path[128], *trace;
 	size_t len;
 	int ret;
 
 	for (int g = 0; g < groups; g++) {
 		snprintf(path, sizeof(path), "%s/slabbench-%d/cpu.stat", root, g);
-		trace = read_path(path, &len);
-		if (!trace) {
+		text = read_path(path, &len);
+		if (!text) {
 			snprintf(why, whylen, "memcg: %s unreadable, so the group's charges "
 				 "cannot be flushed", path);
 			return -1;
 		}
-		free(trace);
+		free(text);
 	}
 	if (access(TRACING "/events", F_OK) &&
 	    mount("tracefs", TRACING, "tracefs", 0, NULL) && errno != EBUSY) {
@@ -136,14 +171,28 @@ int memcg_flush_all(const char *root, int groups, const char **how, char *why, s
 		*how = "cpu.stat (one rstat tree: no memcg_flush_stats tracepoint)";
 		return 0;
 	}
-	if (stat(root, &st) || trace_clear() || write_value(TRACING "/tracing_on", "1") ||
-	    write_value(FLUSH_EVENT, "1")) {
+	/*
+	 * Enabling an event expands the ring buffer from its boot size, in
+	 * slab (a buffer_page per page) as well as pages: it is put back after.
+	 */
+	size = read_path(TRACING "/buffer_size_kb", &len);
+	if (size)
+		size[strspn(size, "0123456789")] = '\0';
+	if (!size || !size[0] || stat(root, &st) || trace_clear() ||
+	    write_value(TRACING "/tracing_on", "1") || write_value(FLUSH_EVENT, "1")) {
 		snprintf(why, whylen, "memcg: flushing: %s: %s", FLUSH_EVENT, strerror(errno));
+		free(size);
 		return -1;
 	}
 	ret = offline_flush(root, st.st_ino, why, whylen);
 	write_value(FLUSH_EVENT, "0");
 	trace_clear();
+	if (write_value(TRACING "/buffer_size_kb", size) && !ret) {
+		snprintf(why, whylen, "memcg: the trace buffer could not be put back to %s kB: "
+			 "its memory would be counted as the kernel's", size);
+		ret = -1;
+	}
+	free(size);
 	*how = "a removed group's forced flush of the root, seen in the trace";
 	return ret;
 }
